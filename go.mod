@@ -1,0 +1,3 @@
+module github.com/sortid/sortid
+
+go 1.26

@@ -1,0 +1,43 @@
+// Package ksuid implements KSUIDs: K-sortable unique identifiers that sort
+// by creation time, as bytes and as text, with no coordination between the
+// machines that make them.
+//
+// A KSUID is 20 bytes: a big-endian uint32 count of seconds since the KSUID
+// epoch, Unix 1400000000 (2014-05-13T16:53:20Z), then 16 random bytes. It
+// can hold times up to 2150-06-19T23:21:35Z; times outside that range are
+// errors, never wrapped around.
+//
+//	bytes 0-3    timestamp, seconds since 2014-05-13T16:53:20Z
+//	bytes 4-19   payload, 128 random bits
+//
+// Its text form is exactly 27 characters of base62 (0-9A-Za-z, in ASCII
+// order), left-padded with '0', for example
+// "0qjBBlJIfbVLKwnJn4xpLGDr00e". Because the digits are in ASCII order,
+// comparing two texts byte by byte gives the same answer as comparing the
+// IDs. Parsing is strict: each KSUID has one text form, and anything else
+// is an error wrapping ErrInvalidLength, ErrInvalidCharacter or
+// ErrOverflow.
+//
+// # Making IDs
+//
+// New uses the system clock and crypto/rand. It takes no lock, so it
+// scales with cores. A Generator can take another clock or random source
+// (WithClock, WithRand) and can make strictly increasing IDs within one
+// second (WithMonotonic). FromParts builds a KSUID from a time and a
+// payload; MinAt and MaxAt give the bounds of a time window for range
+// queries.
+//
+// # The zero value
+//
+// The zero KSUID ("000000000000000000000000000") is an ordinary value in
+// every encoding: text, binary and JSON write it as they write any other
+// ID, and never as null. Use a pointer where a value may be missing.
+//
+// # Storage
+//
+// Store KSUIDs where byte order is kept: as 20 raw bytes (PostgreSQL
+// bytea, MySQL BINARY(20), SQLite BLOB) or as the text form under a binary
+// collation (PostgreSQL text COLLATE "C", MySQL CHAR(27) with ascii_bin).
+// A linguistic collation such as PostgreSQL's "en-US-x-icu" sorts 'a'
+// next to 'A' and breaks time order.
+package ksuid

@@ -1,0 +1,102 @@
+package ksuid_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sortid/sortid/ksuid"
+)
+
+func Example() {
+	id := ksuid.New()
+	back, err := ksuid.Parse(id.String())
+	fmt.Println(len(id.String()), back == id, err)
+	// Output: 27 true <nil>
+}
+
+func ExampleParse() {
+	id, err := ksuid.Parse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(id.Time())
+	fmt.Printf("%x\n", id.Payload())
+	// Output:
+	// 2017-07-14 02:40:00 +0000 UTC
+	// 0102030405060708090a0b0c0d0e0f10
+}
+
+func ExampleParse_errors() {
+	_, err := ksuid.Parse("0qjBBlJIfbVLK-nJn4xpLGDr00e")
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, ksuid.ErrInvalidCharacter))
+	// Output:
+	// ksuid: parsing "0qjBBlJIfbVLK-nJn4xpLGDr00e": invalid character '-' at offset 13
+	// true
+}
+
+func ExampleFromParts() {
+	at := time.Date(2017, 7, 14, 2, 40, 0, 0, time.UTC)
+	payload := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+	id, err := ksuid.FromParts(at, payload)
+	fmt.Println(id, err)
+	// Output: 0qjBBlJIfbVLKwnJn4xpLGDr00e <nil>
+}
+
+// The bounds of a time window, for a query such as
+// SELECT ... WHERE id BETWEEN $1 AND $2.
+func ExampleMinAt() {
+	from := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	to := from.Add(24*time.Hour - time.Second)
+	lo, _ := ksuid.MinAt(from)
+	hi, _ := ksuid.MaxAt(to)
+	fmt.Println(lo)
+	fmt.Println(hi)
+	// Output:
+	// 3Mnqhiv0Q0UYFGD3D9qkgA030zI
+	// 3MqfpNUxdljkx0pIXdFzqLnabdf
+}
+
+func ExampleNewGenerator() {
+	// A generator with a fixed clock and payload source, as in a test.
+	at := time.Date(2017, 7, 14, 2, 40, 0, 0, time.UTC)
+	g := ksuid.NewGenerator(
+		ksuid.WithClock(func() time.Time { return at }),
+		ksuid.WithRand(bytes.NewReader(bytes.Repeat([]byte{0}, 32))),
+		ksuid.WithMonotonic(),
+	)
+	for range 3 {
+		id, err := g.New()
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(id)
+	}
+	// Output:
+	// 0qjBBlHOl4satwMcsRvbUPVN17o
+	// 0qjBBlHOl4satwMcsRvbUPVN17p
+	// 0qjBBlHOl4satwMcsRvbUPVN17q
+}
+
+func ExampleKSUID_MarshalText() {
+	row := struct {
+		ID ksuid.KSUID `json:"id"`
+	}{ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")}
+	out, _ := json.Marshal(row)
+	fmt.Println(string(out))
+	// Output: {"id":"0qjBBlJIfbVLKwnJn4xpLGDr00e"}
+}
+
+func ExampleSort() {
+	ids := []ksuid.KSUID{
+		ksuid.MustParse("aWgEPTl1tmebfsQzFP4bxwgy80V"),
+		ksuid.MustParse("000000000000000000000000000"),
+		ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e"),
+	}
+	ksuid.Sort(ids)
+	fmt.Println(ids)
+	// Output: [000000000000000000000000000 0qjBBlJIfbVLKwnJn4xpLGDr00e aWgEPTl1tmebfsQzFP4bxwgy80V]
+}

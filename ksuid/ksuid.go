@@ -1,0 +1,191 @@
+package ksuid
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"time"
+)
+
+// KSUID is a K-sortable unique identifier: a 4-byte big-endian timestamp
+// followed by a 16-byte random payload. The zero value is the smallest
+// KSUID, with text form "000000000000000000000000000"; it is an ordinary
+// value, not a null.
+//
+//	 0               4                                              20
+//	+---------------+-----------------------------------------------+
+//	|   timestamp   |                    payload                    |
+//	+---------------+-----------------------------------------------+
+//	seconds since 2014-05-13T16:53:20Z, then 128 random bits
+//
+// KSUID is comparable and can be used as a map key; == compares all
+// 20 bytes.
+type KSUID [Size]byte
+
+const (
+	// Size is the length of a KSUID in bytes.
+	Size = 20
+
+	// PayloadSize is the length of the random payload in bytes.
+	PayloadSize = 16
+
+	// EncodedLen is the length of the text form in characters.
+	EncodedLen = 27
+
+	// EpochUnix is the KSUID epoch in Unix seconds, 2014-05-13T16:53:20Z:
+	// timestamp 0.
+	EpochUnix = 1400000000
+
+	// MaxUnix is the last second a KSUID can hold in Unix seconds,
+	// 2150-06-19T23:21:35Z: timestamp 2^32-1.
+	MaxUnix = EpochUnix + math.MaxUint32
+
+	timestampSize = Size - PayloadSize
+
+	// maxText is the text form of the largest KSUID, twenty 0xFF bytes.
+	maxText = "aWgEPTl1tmebfsQzFP4bxwgy80V"
+)
+
+var (
+	minTime = time.Unix(EpochUnix, 0).UTC()
+	maxTime = time.Unix(MaxUnix, 0).UTC()
+)
+
+// FromBytes returns the KSUID held in b, which must be exactly 20 bytes.
+func FromBytes(b []byte) (KSUID, error) {
+	if len(b) != Size {
+		return KSUID{}, lengthError("KSUID", len(b), Size)
+	}
+	return KSUID(b), nil
+}
+
+// FromParts returns the KSUID with the second of t as its timestamp and
+// payload, which must be exactly 16 bytes, as its payload. The fraction of
+// the second is dropped. A time outside the range a KSUID can hold
+// (2014-05-13T16:53:20Z to 2150-06-19T23:21:35Z) is an error wrapping
+// ErrTimeRange.
+func FromParts(t time.Time, payload []byte) (KSUID, error) {
+	if len(payload) != PayloadSize {
+		return KSUID{}, lengthError("payload", len(payload), PayloadSize)
+	}
+	id, err := MinAt(t)
+	if err != nil {
+		return KSUID{}, err
+	}
+	copy(id[timestampSize:], payload)
+	return id, nil
+}
+
+// MinAt returns the smallest KSUID whose timestamp is the second of t: its
+// payload is all zero bytes. With MaxAt it bounds a time window, so that
+//
+//	WHERE id BETWEEN MinAt(from) AND MaxAt(to)
+//
+// selects the IDs made in the seconds from through to, both included.
+// A time outside the KSUID range is an error wrapping ErrTimeRange.
+func MinAt(t time.Time) (KSUID, error) {
+	ts, err := timestampOf(t.Unix())
+	if err != nil {
+		return KSUID{}, err
+	}
+	return withTimestamp(ts), nil
+}
+
+// withTimestamp returns the KSUID with timestamp ts and a zero payload.
+func withTimestamp(ts uint32) KSUID {
+	var id KSUID
+	binary.BigEndian.PutUint32(id[:timestampSize], ts)
+	return id
+}
+
+// MaxAt returns the largest KSUID whose timestamp is the second of t: its
+// payload is all 0xFF bytes. See MinAt.
+func MaxAt(t time.Time) (KSUID, error) {
+	id, err := MinAt(t)
+	if err != nil {
+		return KSUID{}, err
+	}
+	for i := timestampSize; i < Size; i++ {
+		id[i] = 0xFF
+	}
+	return id, nil
+}
+
+// timestampOf converts Unix seconds to KSUID seconds, refusing times out
+// of range rather than wrapping them.
+func timestampOf(sec int64) (uint32, error) {
+	if sec < EpochUnix || sec > MaxUnix {
+		return 0, timeRangeError(sec)
+	}
+	return uint32(sec - EpochUnix), nil
+}
+
+// Timestamp returns the raw timestamp: seconds since the KSUID epoch.
+func (id KSUID) Timestamp() uint32 {
+	return binary.BigEndian.Uint32(id[:timestampSize])
+}
+
+// Time returns the second at which id was made, in UTC.
+func (id KSUID) Time() time.Time {
+	return time.Unix(EpochUnix+int64(id.Timestamp()), 0).UTC()
+}
+
+// Payload returns a copy of the 16 random bytes of id.
+func (id KSUID) Payload() []byte {
+	p := make([]byte, PayloadSize)
+	copy(p, id[timestampSize:])
+	return p
+}
+
+// Bytes returns a copy of the 20 bytes of id.
+func (id KSUID) Bytes() []byte {
+	b := make([]byte, Size)
+	copy(b, id[:])
+	return b
+}
+
+// IsZero reports whether id is the zero KSUID.
+func (id KSUID) IsZero() bool {
+	return id == KSUID{}
+}
+
+// Compare returns -1, 0 or +1 as id sorts before, equal to or after other.
+// Byte order, text order and time order (to the second) agree.
+func (id KSUID) Compare(other KSUID) int {
+	return bytes.Compare(id[:], other[:])
+}
+
+// Next returns the KSUID that follows id in sort order: id plus one as a
+// 160-bit number, so a full payload carries into the timestamp. Like
+// netip.Addr.Next, it returns the zero KSUID when id is the largest one.
+func (id KSUID) Next() KSUID {
+	for i := Size - 1; i >= 0; i-- {
+		id[i]++
+		if id[i] != 0 {
+			return id
+		}
+	}
+	return KSUID{}
+}
+
+// Prev returns the KSUID that precedes id in sort order: id minus one as a
+// 160-bit number. It returns the zero KSUID when id is the zero KSUID.
+func (id KSUID) Prev() KSUID {
+	if id.IsZero() {
+		return id
+	}
+	for i := Size - 1; i >= 0; i-- {
+		id[i]--
+		if id[i] != 0xFF {
+			break
+		}
+	}
+	return id
+}
+
+// String returns the 27-character base62 text form of id.
+func (id KSUID) String() string {
+	var buf [EncodedLen]byte
+	encode(&buf, &id)
+	return string(buf[:])
+}
