@@ -10,9 +10,9 @@ func TestNoAllocs(t *testing.T) {
 	id := objectid.MustParse("60c468e6101bf215dc9fa835")
 	text := []byte(id.String())
 	buf := make([]byte, 0, 64)
-	var sink objectid.ObjectID
+	var sink, fresh objectid.ObjectID
 	for name, f := range map[string]func(){
-		"New":             func() { sink = objectid.New() },
+		"New":             func() { fresh = objectid.New() },
 		"Parse":           func() { sink, _ = objectid.Parse("60c468e6101bf215dc9fa835") },
 		"UnmarshalText":   func() { _ = sink.UnmarshalText(text) },
 		"AppendText":      func() { buf, _ = id.AppendText(buf[:0]) },
@@ -25,5 +25,8 @@ func TestNoAllocs(t *testing.T) {
 	}
 	if sink != id {
 		t.Errorf("decoded %v, want %v", sink, id)
+	}
+	if fresh.IsZero() {
+		t.Error("New returned the zero ObjectID")
 	}
 }
