@@ -1,17 +1,25 @@
 GO ?= go
 
-.PHONY: test bench fuzz
+.PHONY: test integration bench fuzz
 
-# The project's test command: vet, every test with the race detector, then
-# the allocation tests without it (the race detector makes sync.Pool drop
-# items on purpose, which those tests would count), and a build of the
-# benchmark module.
+# The project's test command: vet; the unit tests with the race detector;
+# the allocation tests without it (it makes sync.Pool drop items on
+# purpose, which those tests would count); a build of the benchmark
+# module; then the integration tests against real servers, after
+# scripts/testenv.sh has made Docker and the images ready. The integration
+# package runs from its folder so that its report of the servers it used
+# is printed.
 test:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
-	$(GO) test -race ./...
+	$(GO) test -race $$($(GO) list ./... | grep -v /containers_test)
 	$(GO) test -count=1 -run 'NoAllocs' ./ksuid ./objectid
 	cd bench && $(GO) vet ./...
+	cd containers_test && env $$(../scripts/testenv.sh) $(GO) test -race -count=1 -timeout 20m
+
+# Only the integration tests, with every container step shown.
+integration:
+	cd containers_test && env $$(../scripts/testenv.sh) $(GO) test -race -count=1 -timeout 20m -v
 
 # Benchmarks of sortid against the peer libraries, in one run.
 bench:

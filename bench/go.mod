@@ -1,6 +1,6 @@
 module github.com/sortid/sortid/bench
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/segmentio/ksuid v1.0.4

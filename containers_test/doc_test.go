@@ -1,0 +1,13 @@
+// Package containers holds sortid's integration tests. They run the ID
+// types in real servers, a PostgreSQL and a MongoDB-wire server started
+// once per test binary with testcontainers-go, and check what sortid
+// promises: order by ID is order by time, and IDs made concurrently do not
+// collide.
+//
+// The images are the official postgres:18 and mongo:8 unless
+// SORTID_TEST_POSTGRES_IMAGE and SORTID_TEST_MONGO_IMAGE name others;
+// scripts/testenv.sh, which make test runs first, sets them to local
+// stand-ins where no registry can be reached. Without a Docker engine the
+// tests skip with the reason, or fail with it when CI or
+// SORTID_REQUIRE_INTEGRATION is set.
+package containers

@@ -1,0 +1,239 @@
+package containers
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
+)
+
+// copyRows inserts one value per row with COPY.
+func copyRows[T any](t *testing.T, ctx context.Context, pool *pgxpool.Pool, table string, values []T) {
+	t.Helper()
+	n, err := pool.CopyFrom(ctx, pgx.Identifier{strings.Trim(table, `"`)}, []string{"id"},
+		pgx.CopyFromSlice(len(values), func(i int) ([]any, error) { return []any{values[i]}, nil }))
+	if err != nil || n != int64(len(values)) {
+		t.Fatalf("COPY into %s: %d rows, %v", table, n, err)
+	}
+}
+
+// readKSUIDs runs query and decodes each row's single column, text or
+// bytes, into a KSUID.
+func readKSUIDs(t *testing.T, ctx context.Context, pool *pgxpool.Pool, query string, args ...any) []ksuid.KSUID {
+	t.Helper()
+	rows, err := pool.Query(ctx, query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (ksuid.KSUID, error) {
+		var raw []byte
+		if err := row.Scan(&raw); err != nil {
+			return ksuid.KSUID{}, err
+		}
+		if len(raw) == ksuid.Size {
+			return ksuid.FromBytes(raw)
+		}
+		return ksuid.Parse(string(raw))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+func readObjectIDs(t *testing.T, ctx context.Context, pool *pgxpool.Pool, query string, args ...any) []objectid.ObjectID {
+	t.Helper()
+	rows, err := pool.Query(ctx, query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (objectid.ObjectID, error) {
+		var raw []byte
+		if err := row.Scan(&raw); err != nil {
+			return objectid.ObjectID{}, err
+		}
+		if len(raw) == objectid.Size {
+			return objectid.FromBytes(raw)
+		}
+		return objectid.Parse(string(raw))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+func texts[T interface{ String() string }](ids []T) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.String()
+	}
+	return out
+}
+
+func ksuidBytes(ids []ksuid.KSUID) [][]byte {
+	out := make([][]byte, len(ids))
+	for i, id := range ids {
+		out[i] = id.Bytes()
+	}
+	return out
+}
+
+func TestPostgresKSUIDOrder(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	ids := ksuidsOverTime(t)
+	lo, _ := ksuid.MinAt(windowFrom)
+	hi, _ := ksuid.MaxAt(windowTo)
+	var inside []ksuid.KSUID
+	for _, id := range ids {
+		if inWindow(id.Time()) {
+			inside = append(inside, id)
+		}
+	}
+
+	for _, tc := range []struct {
+		name, column string
+		values       any
+		lo, hi       any
+	}{
+		{"text collate C", `id text COLLATE "C" PRIMARY KEY`, texts(ids), lo.String(), hi.String()},
+		{"char(27) collate C", `id char(27) COLLATE "C" PRIMARY KEY`, texts(ids), lo.String(), hi.String()},
+		{"bytea", `id bytea PRIMARY KEY`, ksuidBytes(ids), lo.Bytes(), hi.Bytes()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := pgTable(t, ctx, servers.pg, tc.column)
+			switch v := tc.values.(type) {
+			case []string:
+				copyRows(t, ctx, servers.pg, table, v)
+			case [][]byte:
+				copyRows(t, ctx, servers.pg, table, v)
+			}
+			got := readKSUIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id")
+			assertKSUIDOrder(t, got, ids)
+
+			window := readKSUIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", tc.lo, tc.hi)
+			assertKSUIDOrder(t, window, inside)
+		})
+	}
+}
+
+func TestPostgresObjectIDOrder(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	ids := objectIDsOverTime(t)
+	raw := make([][]byte, len(ids))
+	for i, id := range ids {
+		raw[i] = id.Bytes()
+	}
+	lo, _ := objectid.MinAt(windowFrom)
+	hi, _ := objectid.MaxAt(windowTo)
+	var inside []objectid.ObjectID
+	for _, id := range ids {
+		if inWindow(id.Time()) {
+			inside = append(inside, id)
+		}
+	}
+
+	t.Run("bytea", func(t *testing.T) {
+		table := pgTable(t, ctx, servers.pg, "id bytea PRIMARY KEY")
+		copyRows(t, ctx, servers.pg, table, raw)
+		assertObjectIDOrder(t, readObjectIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id"), ids)
+		assertObjectIDOrder(t, readObjectIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo.Bytes(), hi.Bytes()), inside)
+	})
+	t.Run("char(24)", func(t *testing.T) {
+		// Lowercase hex sorts the same under any collation: this column
+		// keeps the database default.
+		table := pgTable(t, ctx, servers.pg, "id char(24) PRIMARY KEY")
+		copyRows(t, ctx, servers.pg, table, texts(ids))
+		assertObjectIDOrder(t, readObjectIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id"), ids)
+		assertObjectIDOrder(t, readObjectIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo.String(), hi.String()), inside)
+	})
+}
+
+// An older and a newer KSUID whose texts differ first in case: "1B..."
+// (B = 11) is below "1a..." (a = 36) in byte order, but a linguistic
+// collation puts a before b whatever the case.
+var (
+	olderCaseKSUID = ksuid.MustParse("1B0000000000000000000000000")
+	newerCaseKSUID = ksuid.MustParse("1a0000000000000000000000000")
+)
+
+func TestCaseKSUIDsPremise(t *testing.T) {
+	if !olderCaseKSUID.Time().Before(newerCaseKSUID.Time()) {
+		t.Fatalf("%v (%v) should be older than %v (%v)", olderCaseKSUID, olderCaseKSUID.Time(), newerCaseKSUID, newerCaseKSUID.Time())
+	}
+}
+
+// TestPostgresICUCollationBreaksOrder shows the failure the README warns
+// about: base62 text under a linguistic (ICU) collation does not keep time
+// order, while the same column under "C" does.
+func TestPostgresICUCollationBreaksOrder(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	pair := []string{newerCaseKSUID.String(), olderCaseKSUID.String()}
+
+	icu := pgTable(t, ctx, servers.pg, `id text COLLATE "en-US-x-icu" PRIMARY KEY`)
+	copyRows(t, ctx, servers.pg, icu, pair)
+	got := readKSUIDs(t, ctx, servers.pg, "SELECT id FROM "+icu+" ORDER BY id")
+	if len(got) != 2 || got[0] != newerCaseKSUID {
+		t.Fatalf(`under "en-US-x-icu" ORDER BY id gave %v; expected the newer %v first (time order broken)`, got, newerCaseKSUID)
+	}
+
+	// With many random IDs the ICU order is wrong too, not just for a
+	// crafted pair.
+	ids := ksuidsOverTime(t)
+	many := pgTable(t, ctx, servers.pg, `id text COLLATE "en-US-x-icu" PRIMARY KEY`)
+	copyRows(t, ctx, servers.pg, many, texts(ids))
+	gotMany := readKSUIDs(t, ctx, servers.pg, "SELECT id FROM "+many+" ORDER BY id")
+	if ksuid.IsSorted(gotMany) {
+		t.Fatalf(`%d random KSUIDs came back in byte order under "en-US-x-icu"`, len(gotMany))
+	}
+}
+
+// TestPostgresICUDefaultDatabase creates a database whose default
+// collation is ICU: a plain text column there breaks time order, and
+// COLLATE "C" or bytea keeps it.
+func TestPostgresICUDefaultDatabase(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	const dbName = "sortid_icu_default"
+	if _, err := servers.pg.Exec(ctx, "DROP DATABASE IF EXISTS "+dbName); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := servers.pg.Exec(ctx, "CREATE DATABASE "+dbName+
+		" TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US'"); err != nil {
+		t.Fatalf("creating an ICU database: %v", err)
+	}
+	cfg := servers.pgConfig.Copy()
+	cfg.ConnConfig.Database = dbName
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		pool.Close()
+		servers.pg.Exec(context.Background(), "DROP DATABASE IF EXISTS "+dbName)
+	})
+	var provider string
+	if err := pool.QueryRow(ctx, "SELECT datlocprovider::text FROM pg_database WHERE datname = current_database()").Scan(&provider); err != nil || provider != "i" {
+		t.Fatalf("locale provider %q, %v; want i (ICU)", provider, err)
+	}
+
+	pair := []string{newerCaseKSUID.String(), olderCaseKSUID.String()}
+	plain := pgTable(t, ctx, pool, "id text PRIMARY KEY")
+	copyRows(t, ctx, pool, plain, pair)
+	if got := readKSUIDs(t, ctx, pool, "SELECT id FROM "+plain+" ORDER BY id"); got[0] != newerCaseKSUID {
+		t.Errorf("plain text in an ICU database: ORDER BY id gave %v; expected time order broken", got)
+	}
+
+	ids := ksuidsOverTime(t)
+	collateC := pgTable(t, ctx, pool, `id text COLLATE "C" PRIMARY KEY`)
+	copyRows(t, ctx, pool, collateC, texts(ids))
+	assertKSUIDOrder(t, readKSUIDs(t, ctx, pool, "SELECT id FROM "+collateC+" ORDER BY id"), ids)
+}
