@@ -7,7 +7,10 @@
 // The images are the official postgres:18 and mongo:8 unless
 // SORTID_TEST_POSTGRES_IMAGE and SORTID_TEST_MONGO_IMAGE name others;
 // scripts/testenv.sh, which make test runs first, sets them to local
-// stand-ins where no registry can be reached. Without a Docker engine the
+// stand-ins where no registry can be reached. SORTID_TEST_POSTGRES_URL and
+// SORTID_TEST_MONGO_URI point the tests at running servers instead; they
+// create and drop their own tables, collections and one database
+// (sortid_icu_default). Without a Docker engine the
 // tests skip with the reason, or fail with it when CI or
 // SORTID_REQUIRE_INTEGRATION is set.
 package containers

@@ -144,6 +144,10 @@ func terminate(c testcontainers.Container) func() {
 }
 
 func startPostgres(ctx context.Context) (func(), error) {
+	if url := os.Getenv("SORTID_TEST_POSTGRES_URL"); url != "" {
+		servers.pgImage = "none (SORTID_TEST_POSTGRES_URL)"
+		return connectPostgres(ctx, url, func() {})
+	}
 	servers.pgImage = imageFromEnv("SORTID_TEST_POSTGRES_IMAGE", defaultPostgresImage)
 	c, err := postgres.Run(ctx, servers.pgImage,
 		postgres.WithDatabase("sortid"),
@@ -162,6 +166,10 @@ func startPostgres(ctx context.Context) (func(), error) {
 	if err != nil {
 		return stop, err
 	}
+	return connectPostgres(ctx, url, stop)
+}
+
+func connectPostgres(ctx context.Context, url string, stop func()) (func(), error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return stop, err
@@ -179,6 +187,10 @@ func startPostgres(ctx context.Context) (func(), error) {
 }
 
 func startMongo(ctx context.Context) (func(), error) {
+	if uri := os.Getenv("SORTID_TEST_MONGO_URI"); uri != "" {
+		servers.mongoImage = "none (SORTID_TEST_MONGO_URI)"
+		return connectMongo(ctx, uri, func() {})
+	}
 	servers.mongoImage = imageFromEnv("SORTID_TEST_MONGO_IMAGE", defaultMongoImage)
 	// A port check from outside the container fits both mongod and the
 	// FerretDB stand-in, which log differently and whose image has no
@@ -198,7 +210,11 @@ func startMongo(ctx context.Context) (func(), error) {
 	if err != nil {
 		return stop, err
 	}
-	client, err := mongo.Connect(options.Client().ApplyURI(endpoint + "/?directConnection=true"))
+	return connectMongo(ctx, endpoint+"/?directConnection=true", stop)
+}
+
+func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) {
+	client, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		return stop, err
 	}
