@@ -21,6 +21,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/sortid/sortid/sqltype"
 )
 
 const (
@@ -173,6 +175,10 @@ func connectPostgres(ctx context.Context, url string, stop func()) (func(), erro
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return stop, err
+	}
+	cfg.AfterConnect = func(_ context.Context, conn *pgx.Conn) error {
+		sqltype.Register(conn.TypeMap())
+		return nil
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

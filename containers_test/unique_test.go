@@ -51,14 +51,14 @@ func TestPostgresUniqueUnderLoad(t *testing.T) {
 	ctx := testContext(t)
 	for _, tc := range []struct {
 		name  string
-		newID func() []byte
+		newID func() any
 	}{
-		{"ksuid", func() []byte { id := ksuid.New(); return id[:] }},
-		{"objectid", func() []byte { id := objectid.New(); return id[:] }},
+		{"ksuid", func() any { return ksuid.New() }},
+		{"objectid", func() any { return objectid.New() }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			table := pgTable(t, ctx, servers.pg, "id bytea PRIMARY KEY")
-			writeConcurrently(t, tc.newID, func(ids [][]byte) error {
+			writeConcurrently(t, tc.newID, func(ids []any) error {
 				_, err := servers.pg.CopyFrom(ctx, pgx.Identifier{table[1 : len(table)-1]}, []string{"id"},
 					pgx.CopyFromSlice(len(ids), func(i int) ([]any, error) { return []any{ids[i]}, nil }))
 				return err

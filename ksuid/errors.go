@@ -27,6 +27,14 @@ var (
 	// (2014-05-13T16:53:20Z) or after the last second a KSUID can hold
 	// (2150-06-19T23:21:35Z).
 	ErrTimeRange = errors.New("ksuid: time out of range")
+
+	// ErrNull means a NULL was scanned into a KSUID, which cannot hold
+	// one; NullKSUID and *KSUID can.
+	ErrNull = errors.New("ksuid: NULL")
+
+	// ErrUnsupportedType means Scan or a decoder was given a Go or
+	// database type that does not hold a KSUID.
+	ErrUnsupportedType = errors.New("ksuid: unsupported type")
 )
 
 // maxQuoted bounds how much of a rejected input an error message repeats,

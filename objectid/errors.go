@@ -25,6 +25,14 @@ var (
 	// ErrInvalidJSON means JSON input is neither a string, null, nor an
 	// Extended JSON object {"$oid": "..."}.
 	ErrInvalidJSON = errors.New("objectid: invalid JSON")
+
+	// ErrNull means a NULL was scanned into an ObjectID, which cannot
+	// hold one; NullObjectID and *ObjectID can.
+	ErrNull = errors.New("objectid: NULL")
+
+	// ErrUnsupportedType means Scan or a decoder was given a Go or
+	// database type that does not hold an ObjectID.
+	ErrUnsupportedType = errors.New("objectid: unsupported type")
 )
 
 // maxQuoted bounds how much of a rejected input an error message repeats.

@@ -1,0 +1,135 @@
+package ksuid
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Value implements driver.Valuer: a KSUID goes to a database/sql driver as
+// its 27-character text form, which every column type can hold. For a
+// binary column, pass id[:] or use the sqltype package with pgx. The zero
+// KSUID is written like any other; use NullKSUID or *KSUID for NULL.
+func (id KSUID) Value() (driver.Value, error) {
+	return id.String(), nil
+}
+
+// Scan implements sql.Scanner. It accepts the text form as a string or
+// []byte of 27 characters, and the binary form as a []byte of exactly 20
+// bytes. Anything else, NULL included, is an error that names the source
+// type and length, and leaves id unchanged. Scan into NullKSUID or *KSUID
+// where a column may be NULL.
+func (id *KSUID) Scan(src any) error {
+	var (
+		v   KSUID
+		err error
+	)
+	switch s := src.(type) {
+	case string:
+		v, err = parse(s)
+	case []byte:
+		switch len(s) {
+		case Size:
+			v = KSUID(s)
+		case EncodedLen:
+			v, err = parse(s)
+		default:
+			return scanError(src, len(s), ErrInvalidLength, "want 20 bytes or 27 characters")
+		}
+	case nil:
+		return &wrapError{msg: "ksuid: cannot scan NULL into KSUID; use NullKSUID or *KSUID", err: ErrNull}
+	default:
+		return scanError(src, -1, ErrUnsupportedType, "want string or []byte")
+	}
+	if err != nil {
+		return scanError(src, lengthOf(src), err, strings.TrimPrefix(err.Error(), "ksuid: "))
+	}
+	*id = v
+	return nil
+}
+
+func lengthOf(src any) int {
+	switch s := src.(type) {
+	case string:
+		return len(s)
+	case []byte:
+		return len(s)
+	}
+	return -1
+}
+
+// scanError describes a value Scan rejects by its Go type and length.
+func scanError(src any, n int, cause error, detail string) error {
+	what := reflect.TypeOf(src).String()
+	if _, ok := src.([]byte); ok {
+		what = "[]byte" // rather than []uint8
+	}
+	if n >= 0 {
+		what += " of length " + strconv.Itoa(n)
+	}
+	return &wrapError{msg: "ksuid: cannot scan " + what + " into KSUID: " + detail, err: cause}
+}
+
+// NullKSUID is a KSUID that may be NULL, for nullable columns, in the
+// manner of sql.NullString. The zero NullKSUID is NULL.
+type NullKSUID struct {
+	KSUID KSUID
+	Valid bool // whether KSUID holds a value; false means NULL
+}
+
+// Value implements driver.Valuer: NULL when n is not valid, otherwise the
+// text form.
+func (n NullKSUID) Value() (driver.Value, error) {
+	if !n.Valid {
+		return nil, nil
+	}
+	return n.KSUID.Value()
+}
+
+// Scan implements sql.Scanner: NULL makes n invalid; anything else is
+// scanned as KSUID.Scan does. On error n is left unchanged.
+func (n *NullKSUID) Scan(src any) error {
+	if src == nil {
+		*n = NullKSUID{}
+		return nil
+	}
+	var id KSUID
+	if err := id.Scan(src); err != nil {
+		return err
+	}
+	*n = NullKSUID{KSUID: id, Valid: true}
+	return nil
+}
+
+// MarshalJSON writes null when n is not valid, otherwise the text form as
+// a JSON string.
+func (n NullKSUID) MarshalJSON() ([]byte, error) {
+	if !n.Valid {
+		return []byte("null"), nil
+	}
+	b := make([]byte, 0, EncodedLen+2)
+	b = append(b, '"')
+	b, _ = n.KSUID.AppendText(b)
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON reads null as an invalid NullKSUID and a JSON string as a
+// KSUID. On error n is left unchanged.
+func (n *NullKSUID) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*n = NullKSUID{}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return &wrapError{msg: "ksuid: cannot unmarshal JSON " + quote(string(data)) + " into NullKSUID: want a string or null", err: ErrUnsupportedType}
+	}
+	id, err := parse(s)
+	if err != nil {
+		return err
+	}
+	*n = NullKSUID{KSUID: id, Valid: true}
+	return nil
+}

@@ -1,0 +1,133 @@
+package objectid
+
+import (
+	"bytes"
+	"database/sql/driver"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Value implements driver.Valuer: an ObjectID goes to a database/sql
+// driver as its 24-character lowercase hex form, which every column type
+// can hold. For a binary column, pass id[:] or use the sqltype package with
+// pgx. The zero ObjectID is written like any other; use NullObjectID or
+// *ObjectID for NULL.
+func (id ObjectID) Value() (driver.Value, error) {
+	return id.String(), nil
+}
+
+// Scan implements sql.Scanner. It accepts the text form as a string or
+// []byte of 24 hex digits, and the binary form as a []byte of exactly 12
+// bytes. Anything else, NULL included, is an error that names the source
+// type and length, and leaves id unchanged. Scan into NullObjectID or *ObjectID
+// where a column may be NULL.
+func (id *ObjectID) Scan(src any) error {
+	var (
+		v   ObjectID
+		err error
+	)
+	switch s := src.(type) {
+	case string:
+		v, err = parse(s)
+	case []byte:
+		switch len(s) {
+		case Size:
+			v = ObjectID(s)
+		case EncodedLen:
+			v, err = parse(s)
+		default:
+			return scanError(src, len(s), ErrInvalidLength, "want 12 bytes or 24 hex digits")
+		}
+	case nil:
+		return &wrapError{msg: "objectid: cannot scan NULL into ObjectID; use NullObjectID or *ObjectID", err: ErrNull}
+	default:
+		return scanError(src, -1, ErrUnsupportedType, "want string or []byte")
+	}
+	if err != nil {
+		return scanError(src, lengthOf(src), err, strings.TrimPrefix(err.Error(), "objectid: "))
+	}
+	*id = v
+	return nil
+}
+
+func lengthOf(src any) int {
+	switch s := src.(type) {
+	case string:
+		return len(s)
+	case []byte:
+		return len(s)
+	}
+	return -1
+}
+
+// scanError describes a value Scan rejects by its Go type and length.
+func scanError(src any, n int, cause error, detail string) error {
+	what := reflect.TypeOf(src).String()
+	if _, ok := src.([]byte); ok {
+		what = "[]byte" // rather than []uint8
+	}
+	if n >= 0 {
+		what += " of length " + strconv.Itoa(n)
+	}
+	return &wrapError{msg: "objectid: cannot scan " + what + " into ObjectID: " + detail, err: cause}
+}
+
+// NullObjectID is an ObjectID that may be NULL, for nullable columns, in the
+// manner of sql.NullString. The zero NullObjectID is NULL.
+type NullObjectID struct {
+	ObjectID ObjectID
+	Valid    bool // whether ObjectID holds a value; false means NULL
+}
+
+// Value implements driver.Valuer: NULL when n is not valid, otherwise the
+// text form.
+func (n NullObjectID) Value() (driver.Value, error) {
+	if !n.Valid {
+		return nil, nil
+	}
+	return n.ObjectID.Value()
+}
+
+// Scan implements sql.Scanner: NULL makes n invalid; anything else is
+// scanned as ObjectID.Scan does. On error n is left unchanged.
+func (n *NullObjectID) Scan(src any) error {
+	if src == nil {
+		*n = NullObjectID{}
+		return nil
+	}
+	var id ObjectID
+	if err := id.Scan(src); err != nil {
+		return err
+	}
+	*n = NullObjectID{ObjectID: id, Valid: true}
+	return nil
+}
+
+// MarshalJSON writes null when n is not valid, otherwise the text form as
+// a JSON string.
+func (n NullObjectID) MarshalJSON() ([]byte, error) {
+	if !n.Valid {
+		return []byte("null"), nil
+	}
+	b := make([]byte, 0, EncodedLen+2)
+	b = append(b, '"')
+	b, _ = n.ObjectID.AppendText(b)
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON reads null as an invalid NullObjectID, and a JSON string
+// or Extended JSON {"$oid": "..."} as ObjectID.UnmarshalJSON does. On error
+// n is left unchanged.
+func (n *NullObjectID) UnmarshalJSON(data []byte) error {
+	if string(bytes.TrimSpace(data)) == "null" {
+		*n = NullObjectID{}
+		return nil
+	}
+	var id ObjectID
+	if err := id.UnmarshalJSON(data); err != nil {
+		return err
+	}
+	*n = NullObjectID{ObjectID: id, Valid: true}
+	return nil
+}

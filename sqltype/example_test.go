@@ -1,0 +1,47 @@
+package sqltype_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/sqltype"
+)
+
+// Register on every connection of a pool.
+func Example_pool() {
+	cfg, err := pgxpool.ParseConfig("postgres://app@localhost/app")
+	if err != nil {
+		panic(err)
+	}
+	cfg.AfterConnect = func(_ context.Context, conn *pgx.Conn) error {
+		sqltype.Register(conn.TypeMap())
+		return nil
+	}
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		panic(err)
+	}
+	defer pool.Close()
+	// pool.Exec(ctx, "INSERT INTO items (id) VALUES ($1)", ksuid.New())
+	// sends 20 raw bytes into a bytea column, the text form into text.
+}
+
+// What Register changes: the same KSUID is encoded by the column type.
+func ExampleRegister() {
+	m := pgtype.NewMap()
+	sqltype.Register(m)
+	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+
+	asBytea, _ := m.Encode(pgtype.ByteaOID, pgtype.BinaryFormatCode, id, nil)
+	asText, _ := m.Encode(pgtype.TextOID, pgtype.BinaryFormatCode, id, nil)
+	fmt.Printf("bytea: %d bytes %x\n", len(asBytea), asBytea)
+	fmt.Printf("text:  %d bytes %s\n", len(asText), asText)
+	// Output:
+	// bytea: 20 bytes 05f5e1000102030405060708090a0b0c0d0e0f10
+	// text:  27 bytes 0qjBBlJIfbVLKwnJn4xpLGDr00e
+}
