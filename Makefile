@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test integration bench fuzz
+.PHONY: test integration bench bench-postgres fuzz
 
 # The project's test command: vet; the unit tests with the race detector;
 # the allocation tests without it (it makes sync.Pool drop items on
@@ -23,7 +23,11 @@ integration:
 
 # Benchmarks of sortid against the peer libraries, in one run.
 bench:
-	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 5
+	cd bench && $(GO) test -run '^$$' -bench '^Benchmark(KSUID|ObjectID)' -benchmem -count 5
+
+# Loads of 1,000,000 rows into a real PostgreSQL, keyed by each kind of ID.
+bench-postgres:
+	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench PostgresLoad -benchtime 1x -count 3 -timeout 60m
 
 FUZZTIME ?= 30s
 

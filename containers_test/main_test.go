@@ -176,10 +176,7 @@ func connectPostgres(ctx context.Context, url string, stop func()) (func(), erro
 	if err != nil {
 		return stop, err
 	}
-	cfg.AfterConnect = func(_ context.Context, conn *pgx.Conn) error {
-		sqltype.Register(conn.TypeMap())
-		return nil
-	}
+	cfg.AfterConnect = sqltype.AfterConnect
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return stop, err

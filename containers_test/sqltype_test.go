@@ -20,10 +20,7 @@ import (
 // registered on every connection.
 func openDB(t *testing.T) *sql.DB {
 	t.Helper()
-	db := stdlib.OpenDB(*servers.pgConfig.ConnConfig.Copy(), stdlib.OptionAfterConnect(func(_ context.Context, conn *pgx.Conn) error {
-		sqltype.Register(conn.TypeMap())
-		return nil
-	}))
+	db := stdlib.OpenDB(*servers.pgConfig.ConnConfig.Copy(), stdlib.OptionAfterConnect(sqltype.AfterConnect))
 	t.Cleanup(func() { db.Close() })
 	return db
 }
@@ -232,7 +229,7 @@ func TestPostgresBadDataInColumn(t *testing.T) {
 	db := openDB(t)
 	for _, tc := range []struct {
 		name, ddl, literal string
-		want                 error
+		want               error
 	}{
 		{"19-byte bytea", "id bytea", `'\x` + hex.EncodeToString(make([]byte, 19)) + `'`, ksuid.ErrInvalidLength},
 		{"text with dash", "id text", "'0qjBBlJIfbVLK-nJn4xpLGDr00e'", ksuid.ErrInvalidCharacter},

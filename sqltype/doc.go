@@ -5,10 +5,7 @@
 //
 // One call per connection does it, for example from pgxpool:
 //
-//	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
-//		sqltype.Register(conn.TypeMap())
-//		return nil
-//	}
+//	cfg.AfterConnect = sqltype.AfterConnect
 //
 // Register covers ksuid.KSUID, ksuid.NullKSUID, objectid.ObjectID and
 // objectid.NullObjectID, pointers to them (a nil pointer is NULL) and
@@ -31,7 +28,9 @@
 // # database/sql
 //
 // Without this package, database/sql sends IDs through driver.Valuer as
-// text. Over pgx's stdlib driver, register the type map in the same way
-// (stdlib.OptionAfterConnect) and the rules above apply to database/sql
-// too.
+// text. Over pgx's stdlib driver, register in the same way,
+//
+//	db := stdlib.OpenDB(connConfig, stdlib.OptionAfterConnect(sqltype.AfterConnect))
+//
+// and the rules above apply to database/sql too.
 package sqltype

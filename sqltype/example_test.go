@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -18,10 +17,7 @@ func Example_pool() {
 	if err != nil {
 		panic(err)
 	}
-	cfg.AfterConnect = func(_ context.Context, conn *pgx.Conn) error {
-		sqltype.Register(conn.TypeMap())
-		return nil
-	}
+	cfg.AfterConnect = sqltype.AfterConnect
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		panic(err)

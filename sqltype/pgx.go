@@ -1,8 +1,9 @@
 package sqltype
 
 import (
-	"fmt"
+	"context"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/sortid/sortid/ksuid"
@@ -22,102 +23,124 @@ func Register(m *pgtype.Map) {
 	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapAsBytes, tryWrapAsText}, m.TryWrapEncodePlanFuncs...)
 }
 
-// idBytes is an ID, or NULL (nil), as a pgtype.BytesValuer only.
-type idBytes struct{ b []byte }
+// AfterConnect registers the ID types on a new connection. It has the
+// signature pgx wants for a hook, so one line does it for a pool,
+//
+//	cfg.AfterConnect = sqltype.AfterConnect
+//
+// and for database/sql over pgx's stdlib driver,
+//
+//	db := stdlib.OpenDB(connConfig, stdlib.OptionAfterConnect(sqltype.AfterConnect))
+func AfterConnect(_ context.Context, conn *pgx.Conn) error {
+	Register(conn.TypeMap())
+	return nil
+}
+
+// idBytes is an ID, or NULL, as a pgtype.BytesValuer only. Each plan
+// keeps one and refills it for every value it encodes, so that encoding
+// allocates nothing: a plan belongs to one pgtype.Map, and pgx uses a Map
+// from one goroutine at a time, as it does the connection that owns it.
+type idBytes struct {
+	buf  [ksuid.Size]byte
+	n    int
+	null bool
+}
 
 // BytesValue returns the raw bytes of the ID, or nil for NULL.
-func (v idBytes) BytesValue() ([]byte, error) { return v.b, nil }
+func (v *idBytes) BytesValue() ([]byte, error) {
+	if v.null {
+		return nil, nil
+	}
+	return v.buf[:v.n], nil
+}
 
-// idText is an ID, or NULL, as a pgtype.TextValuer only.
-type idText struct{ t pgtype.Text }
+// set loads value into v; it reports false if value is not an ID.
+func (v *idBytes) set(value any) bool {
+	v.null = false
+	switch id := value.(type) {
+	case ksuid.KSUID:
+		v.n = copy(v.buf[:], id[:])
+	case *ksuid.KSUID:
+		v.null = id == nil
+		if id != nil {
+			v.n = copy(v.buf[:], id[:])
+		}
+	case ksuid.NullKSUID:
+		v.null = !id.Valid
+		v.n = copy(v.buf[:], id.KSUID[:])
+	case objectid.ObjectID:
+		v.n = copy(v.buf[:], id[:])
+	case *objectid.ObjectID:
+		v.null = id == nil
+		if id != nil {
+			v.n = copy(v.buf[:], id[:])
+		}
+	case objectid.NullObjectID:
+		v.null = !id.Valid
+		v.n = copy(v.buf[:], id.ObjectID[:])
+	default:
+		return false
+	}
+	return true
+}
+
+// idText is an ID, or NULL, as a pgtype.TextValuer only; reused like
+// idBytes.
+type idText struct {
+	bytes idBytes
+}
 
 // TextValue returns the text form of the ID.
-func (v idText) TextValue() (pgtype.Text, error) { return v.t, nil }
+func (v *idText) TextValue() (pgtype.Text, error) {
+	b := &v.bytes
+	switch {
+	case b.null:
+		return pgtype.Text{}, nil
+	case b.n == ksuid.Size:
+		return pgtype.Text{String: ksuid.KSUID(b.buf).String(), Valid: true}, nil
+	default:
+		return pgtype.Text{String: objectid.ObjectID(b.buf[:objectid.Size]).String(), Valid: true}, nil
+	}
+}
 
 func tryWrapAsBytes(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
-	if v, ok := asBytes(value); ok {
-		return &wrapPlan{convert: func(value any) any { v, _ := asBytes(value); return v }}, v, true
+	p := &bytesPlan{}
+	if !p.v.set(value) {
+		return nil, nil, false
 	}
-	return nil, nil, false
+	return p, &p.v, true
 }
 
 func tryWrapAsText(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
-	if v, ok := asText(value); ok {
-		return &wrapPlan{convert: func(value any) any { v, _ := asText(value); return v }}, v, true
+	p := &textPlan{}
+	if !p.v.bytes.set(value) {
+		return nil, nil, false
 	}
-	return nil, nil, false
+	return p, &p.v, true
 }
 
-// asBytes returns the bytes form of an ID value, pointer or Null type.
-func asBytes(value any) (idBytes, bool) {
-	switch v := value.(type) {
-	case ksuid.KSUID:
-		return idBytes{v[:]}, true
-	case *ksuid.KSUID:
-		if v == nil {
-			return idBytes{}, true
-		}
-		return idBytes{v[:]}, true
-	case ksuid.NullKSUID:
-		if !v.Valid {
-			return idBytes{}, true
-		}
-		return idBytes{v.KSUID[:]}, true
-	case objectid.ObjectID:
-		return idBytes{v[:]}, true
-	case *objectid.ObjectID:
-		if v == nil {
-			return idBytes{}, true
-		}
-		return idBytes{v[:]}, true
-	case objectid.NullObjectID:
-		if !v.Valid {
-			return idBytes{}, true
-		}
-		return idBytes{v.ObjectID[:]}, true
-	}
-	return idBytes{}, false
+// bytesPlan hands its idBytes, loaded with each value, to the next plan.
+type bytesPlan struct {
+	v    idBytes
+	next pgtype.EncodePlan
 }
 
-// asText returns the text form of an ID value, pointer or Null type.
-func asText(value any) (idText, bool) {
-	var s fmt.Stringer
-	switch v := value.(type) {
-	case ksuid.KSUID, objectid.ObjectID:
-		s = v.(fmt.Stringer)
-	case *ksuid.KSUID:
-		if v != nil {
-			s = v
-		}
-	case *objectid.ObjectID:
-		if v != nil {
-			s = v
-		}
-	case ksuid.NullKSUID:
-		if v.Valid {
-			s = v.KSUID
-		}
-	case objectid.NullObjectID:
-		if v.Valid {
-			s = v.ObjectID
-		}
-	default:
-		return idText{}, false
-	}
-	if s == nil {
-		return idText{}, true
-	}
-	return idText{pgtype.Text{String: s.String(), Valid: true}}, true
+func (p *bytesPlan) SetNext(next pgtype.EncodePlan) { p.next = next }
+
+func (p *bytesPlan) Encode(value any, buf []byte) ([]byte, error) {
+	p.v.set(value)
+	return p.next.Encode(&p.v, buf)
 }
 
-// wrapPlan converts an ID before the next plan encodes it.
-type wrapPlan struct {
-	convert func(any) any
-	next    pgtype.EncodePlan
+// textPlan hands its idText, loaded with each value, to the next plan.
+type textPlan struct {
+	v    idText
+	next pgtype.EncodePlan
 }
 
-func (p *wrapPlan) SetNext(next pgtype.EncodePlan) { p.next = next }
+func (p *textPlan) SetNext(next pgtype.EncodePlan) { p.next = next }
 
-func (p *wrapPlan) Encode(value any, buf []byte) ([]byte, error) {
-	return p.next.Encode(p.convert(value), buf)
+func (p *textPlan) Encode(value any, buf []byte) ([]byte, error) {
+	p.v.bytes.set(value)
+	return p.next.Encode(&p.v, buf)
 }
