@@ -22,6 +22,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/sortid/sortid/bsoncodec"
 	"github.com/sortid/sortid/sqltype"
 )
 
@@ -39,8 +40,9 @@ var servers struct {
 	pg                 *pgxpool.Pool
 
 	mongoImage, mongoVersion string
-	mongo                    *mongo.Client
-	mongoDB                  *mongo.Database
+	mongo                    *mongo.Client   // bsoncodec registry: KSUIDs as binary
+	mongoDB                  *mongo.Database // on mongo
+	mongoStringDB            *mongo.Database // bsoncodec registry with KSUIDAsString
 }
 
 func TestMain(m *testing.M) {
@@ -217,9 +219,19 @@ func startMongo(ctx context.Context) (func(), error) {
 }
 
 func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) {
-	client, err := mongo.Connect(options.Client().ApplyURI(uri))
+	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetRegistry(bsoncodec.NewRegistry()))
 	if err != nil {
 		return stop, err
+	}
+	stringClient, err := mongo.Connect(options.Client().ApplyURI(uri).SetRegistry(bsoncodec.NewRegistry(bsoncodec.KSUIDAsString())))
+	if err != nil {
+		client.Disconnect(context.Background())
+		return stop, err
+	}
+	prevStop := stop
+	stop = func() {
+		stringClient.Disconnect(context.Background())
+		prevStop()
 	}
 	var info bson.M
 	if err := client.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&info); err != nil {
@@ -231,6 +243,7 @@ func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) 
 		servers.mongoVersion += " compatible (FerretDB)"
 	}
 	servers.mongo, servers.mongoDB = client, client.Database("sortid")
+	servers.mongoStringDB = stringClient.Database("sortid")
 	return func() { client.Disconnect(context.Background()); stop() }, nil
 }
 
@@ -259,11 +272,11 @@ func pgTable(t *testing.T, ctx context.Context, pool *pgxpool.Pool, columns stri
 	return name
 }
 
-// mongoCollection returns an empty collection for t alone, dropped when
-// t ends.
-func mongoCollection(t *testing.T, ctx context.Context) *mongo.Collection {
+// mongoCollection returns an empty collection of db for t alone, dropped
+// when t ends.
+func mongoCollection(t *testing.T, ctx context.Context, db *mongo.Database) *mongo.Collection {
 	t.Helper()
-	coll := servers.mongoDB.Collection(sanitize(t.Name()))
+	coll := db.Collection(sanitize(t.Name()))
 	if err := coll.Drop(ctx); err != nil {
 		t.Fatal(err)
 	}

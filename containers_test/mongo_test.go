@@ -12,73 +12,45 @@ import (
 	"github.com/sortid/sortid/objectid"
 )
 
-// insertIDs inserts one document {_id: v} per value.
-func insertIDs[T any](t *testing.T, ctx context.Context, coll *mongo.Collection, values []T) {
+type idDoc[T any] struct {
+	ID T `bson:"_id"`
+}
+
+// insertIDs inserts one document {_id: id} per ID.
+func insertIDs[T any](t *testing.T, ctx context.Context, coll *mongo.Collection, ids []T) {
 	t.Helper()
-	docs := make([]any, len(values))
-	for i, v := range values {
-		docs[i] = bson.D{{Key: "_id", Value: v}}
+	docs := make([]idDoc[T], len(ids))
+	for i, id := range ids {
+		docs[i] = idDoc[T]{id}
 	}
 	res, err := coll.InsertMany(ctx, docs)
-	if err != nil || len(res.InsertedIDs) != len(values) {
+	if err != nil || len(res.InsertedIDs) != len(ids) {
 		t.Fatalf("InsertMany: %v", err)
 	}
 }
 
 // findIDs returns the _id of every document matching filter, sorted by
-// _id ascending, decoded by decode.
-func findIDs[T any](t *testing.T, ctx context.Context, coll *mongo.Collection, filter any, decode func(bson.RawValue) (T, error)) []T {
+// _id ascending.
+func findIDs[T any](t *testing.T, ctx context.Context, coll *mongo.Collection, filter any) []T {
 	t.Helper()
 	cur, err := coll.Find(ctx, filter, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cur.Close(ctx)
-	var out []T
-	for cur.Next(ctx) {
-		v, err := decode(cur.Current.Lookup("_id"))
-		if err != nil {
-			t.Fatalf("decoding %v: %v", cur.Current, err)
-		}
-		out = append(out, v)
-	}
-	if err := cur.Err(); err != nil {
+	var docs []idDoc[T]
+	if err := cur.All(ctx, &docs); err != nil {
 		t.Fatal(err)
 	}
-	return out
-}
-
-func decodeObjectID(v bson.RawValue) (objectid.ObjectID, error) {
-	oid, ok := v.ObjectIDOK()
-	if !ok {
-		return objectid.ObjectID{}, errBSONType(v)
+	ids := make([]T, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
 	}
-	return objectid.ObjectID(oid), nil
+	return ids
 }
 
-func decodeKSUIDBinary(v bson.RawValue) (ksuid.KSUID, error) {
-	subtype, data, ok := v.BinaryOK()
-	if !ok || subtype != 0 {
-		return ksuid.KSUID{}, errBSONType(v)
-	}
-	return ksuid.FromBytes(data)
-}
-
-func decodeKSUIDString(v bson.RawValue) (ksuid.KSUID, error) {
-	s, ok := v.StringValueOK()
-	if !ok {
-		return ksuid.KSUID{}, errBSONType(v)
-	}
-	return ksuid.Parse(s)
-}
-
-type bsonTypeError struct{ v bson.RawValue }
-
-func (e bsonTypeError) Error() string { return "unexpected BSON " + e.v.Type.String() }
-
-func errBSONType(v bson.RawValue) error { return bsonTypeError{v} }
-
-func rangeFilter(lo, hi any) bson.D {
+// between is the filter {_id: {$gte: lo, $lte: hi}}, with the ID types
+// themselves as values.
+func between(lo, hi any) bson.D {
 	return bson.D{{Key: "_id", Value: bson.D{{Key: "$gte", Value: lo}, {Key: "$lte", Value: hi}}}}
 }
 
@@ -86,22 +58,25 @@ func TestMongoObjectIDOrder(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
 	ids := objectIDsOverTime(t)
-	values := make([]bson.ObjectID, len(ids))
 	var inside []objectid.ObjectID
-	for i, id := range ids {
-		values[i] = bson.ObjectID(id)
+	for _, id := range ids {
 		if inWindow(id.Time()) {
 			inside = append(inside, id)
 		}
 	}
-	coll := mongoCollection(t, ctx)
-	insertIDs(t, ctx, coll, values)
-	assertObjectIDOrder(t, findIDs(t, ctx, coll, bson.D{}, decodeObjectID), ids)
+	coll := mongoCollection(t, ctx, servers.mongoDB)
+	insertIDs(t, ctx, coll, ids)
+
+	// The server sees ordinary ObjectIds.
+	var raw bson.Raw
+	if err := coll.FindOne(ctx, bson.D{}).Decode(&raw); err != nil || raw.Lookup("_id").Type != bson.TypeObjectID {
+		t.Fatalf("stored _id is %v (%v), want an ObjectId", raw.Lookup("_id").Type, err)
+	}
+	assertObjectIDOrder(t, findIDs[objectid.ObjectID](t, ctx, coll, bson.D{}), ids)
 
 	lo, _ := objectid.MinAt(windowFrom)
 	hi, _ := objectid.MaxAt(windowTo)
-	window := findIDs(t, ctx, coll, rangeFilter(bson.ObjectID(lo), bson.ObjectID(hi)), decodeObjectID)
-	assertObjectIDOrder(t, window, inside)
+	assertObjectIDOrder(t, findIDs[objectid.ObjectID](t, ctx, coll, between(lo, hi)), inside)
 }
 
 func TestMongoKSUIDOrder(t *testing.T) {
@@ -116,22 +91,43 @@ func TestMongoKSUIDOrder(t *testing.T) {
 	}
 	lo, _ := ksuid.MinAt(windowFrom)
 	hi, _ := ksuid.MaxAt(windowTo)
-	binary := func(id ksuid.KSUID) bson.Binary { return bson.Binary{Subtype: 0, Data: id.Bytes()} }
 
-	t.Run("binary", func(t *testing.T) {
-		coll := mongoCollection(t, ctx)
-		values := make([]bson.Binary, len(ids))
-		for i, id := range ids {
-			values[i] = binary(id)
+	for _, tc := range []struct {
+		name   string
+		db     *mongo.Database
+		stored bson.Type
+	}{
+		{"binary", servers.mongoDB, bson.TypeBinary},
+		{"string", servers.mongoStringDB, bson.TypeString},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			coll := mongoCollection(t, ctx, tc.db)
+			insertIDs(t, ctx, coll, ids)
+			var raw bson.Raw
+			if err := coll.FindOne(ctx, bson.D{}).Decode(&raw); err != nil || raw.Lookup("_id").Type != tc.stored {
+				t.Fatalf("stored _id is %v (%v), want %v", raw.Lookup("_id").Type, err, tc.stored)
+			}
+			assertKSUIDOrder(t, findIDs[ksuid.KSUID](t, ctx, coll, bson.D{}), ids)
+			assertKSUIDOrder(t, findIDs[ksuid.KSUID](t, ctx, coll, between(lo, hi)), inside)
+		})
+	}
+}
+
+// TestMongoMixedHistory reads one collection that holds KSUIDs written
+// as binary and as strings, with either client.
+func TestMongoMixedHistory(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	a, b := ksuid.New(), ksuid.New()
+	name := sanitize(t.Name())
+	coll := mongoCollection(t, ctx, servers.mongoDB)
+	insertIDs(t, ctx, coll, []ksuid.KSUID{a})
+	insertIDs(t, ctx, servers.mongoStringDB.Collection(name), []ksuid.KSUID{b})
+	for _, db := range []*mongo.Database{servers.mongoDB, servers.mongoStringDB} {
+		got := findIDs[ksuid.KSUID](t, ctx, db.Collection(name), bson.D{})
+		// BSON orders strings before binary, whatever the values.
+		if len(got) != 2 || got[0] != b || got[1] != a {
+			t.Errorf("read %v, want [%v %v]", got, b, a)
 		}
-		insertIDs(t, ctx, coll, values)
-		assertKSUIDOrder(t, findIDs(t, ctx, coll, bson.D{}, decodeKSUIDBinary), ids)
-		assertKSUIDOrder(t, findIDs(t, ctx, coll, rangeFilter(binary(lo), binary(hi)), decodeKSUIDBinary), inside)
-	})
-	t.Run("string", func(t *testing.T) {
-		coll := mongoCollection(t, ctx)
-		insertIDs(t, ctx, coll, texts(ids))
-		assertKSUIDOrder(t, findIDs(t, ctx, coll, bson.D{}, decodeKSUIDString), ids)
-		assertKSUIDOrder(t, findIDs(t, ctx, coll, rangeFilter(lo.String(), hi.String()), decodeKSUIDString), inside)
-	})
+	}
 }

@@ -81,11 +81,11 @@ func TestMongoUniqueUnderLoad(t *testing.T) {
 		name  string
 		newID func() any
 	}{
-		{"objectid", func() any { return bson.ObjectID(objectid.New()) }},
-		{"ksuid", func() any { return bson.Binary{Subtype: 0, Data: ksuid.New().Bytes()} }},
+		{"objectid", func() any { return objectid.New() }},
+		{"ksuid", func() any { return ksuid.New() }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			coll := mongoCollection(t, ctx)
+			coll := mongoCollection(t, ctx, servers.mongoDB)
 			writeConcurrently(t, tc.newID, func(ids []any) error {
 				docs := make([]any, len(ids))
 				for i, id := range ids {

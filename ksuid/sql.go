@@ -79,6 +79,12 @@ type NullKSUID struct {
 	Valid bool // whether KSUID holds a value; false means NULL
 }
 
+// IsZero reports whether n is NULL. With it, encoders that skip empty
+// values (mongo-driver's omitempty) skip a NULL.
+func (n NullKSUID) IsZero() bool {
+	return !n.Valid
+}
+
 // Value implements driver.Valuer: NULL when n is not valid, otherwise the
 // text form.
 func (n NullKSUID) Value() (driver.Value, error) {

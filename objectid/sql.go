@@ -80,6 +80,12 @@ type NullObjectID struct {
 	Valid    bool // whether ObjectID holds a value; false means NULL
 }
 
+// IsZero reports whether n is NULL. With it, encoders that skip empty
+// values (mongo-driver's omitempty) skip a NULL.
+func (n NullObjectID) IsZero() bool {
+	return !n.Valid
+}
+
 // Value implements driver.Valuer: NULL when n is not valid, otherwise the
 // text form.
 func (n NullObjectID) Value() (driver.Value, error) {
