@@ -3,6 +3,7 @@ package containers
 import (
 	"crypto/rand"
 	mathrand "math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -19,15 +20,13 @@ const (
 	crowdedAfter = 300 // the second that holds them
 )
 
-// ksuidsOverTime returns KSUIDs with random payloads made over
-// spanSeconds seconds, plus sameSecond more in one second, shuffled.
-func ksuidsOverTime(t *testing.T) []ksuid.KSUID {
+// idsOverTime returns IDs made by newAt over spanSeconds seconds, plus
+// sameSecond more in one second, shuffled.
+func idsOverTime[T any](t *testing.T, newAt func(time.Time) (T, error)) []T {
 	t.Helper()
-	var ids []ksuid.KSUID
+	var ids []T
 	add := func(at time.Time) {
-		payload := make([]byte, ksuid.PayloadSize)
-		rand.Read(payload)
-		id, err := ksuid.FromParts(at, payload)
+		id, err := newAt(at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,25 +42,18 @@ func ksuidsOverTime(t *testing.T) []ksuid.KSUID {
 	return ids
 }
 
-// objectIDsOverTime is ksuidsOverTime for ObjectIDs.
+// ksuidsOverTime returns KSUIDs with random payloads; see idsOverTime.
+func ksuidsOverTime(t *testing.T) []ksuid.KSUID {
+	return idsOverTime(t, func(at time.Time) (ksuid.KSUID, error) {
+		payload := make([]byte, ksuid.PayloadSize)
+		rand.Read(payload)
+		return ksuid.FromParts(at, payload)
+	})
+}
+
+// objectIDsOverTime returns ObjectIDs; see idsOverTime.
 func objectIDsOverTime(t *testing.T) []objectid.ObjectID {
-	t.Helper()
-	var ids []objectid.ObjectID
-	add := func(at time.Time) {
-		id, err := objectid.NewAt(at)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, id)
-	}
-	for s := range spanSeconds {
-		add(base.Add(time.Duration(s) * time.Second))
-	}
-	for range sameSecond {
-		add(base.Add(crowdedAfter * time.Second))
-	}
-	mathrand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-	return ids
+	return idsOverTime(t, objectid.NewAt)
 }
 
 // window is the time window the range tests select: 100 seconds that
@@ -70,29 +62,19 @@ var windowFrom, windowTo = base.Add(250 * time.Second), base.Add(349 * time.Seco
 
 func inWindow(at time.Time) bool { return !at.Before(windowFrom) && !at.After(windowTo) }
 
-// assertKSUIDOrder checks that got is want sorted by bytes, and that the
-// times in it never go back.
-func assertKSUIDOrder(t *testing.T, got, want []ksuid.KSUID) {
-	t.Helper()
-	sorted := append([]ksuid.KSUID(nil), want...)
-	ksuid.Sort(sorted)
-	if len(got) != len(sorted) {
-		t.Fatalf("read back %d IDs, inserted %d", len(got), len(sorted))
-	}
-	for i := range got {
-		if got[i] != sorted[i] {
-			t.Fatalf("row %d: %v, want %v (byte order)", i, got[i], sorted[i])
-		}
-		if i > 0 && got[i].Time().Before(got[i-1].Time()) {
-			t.Fatalf("row %d made at %v comes after one made at %v", i, got[i].Time(), got[i-1].Time())
-		}
-	}
+// sortableID is what both ID types offer the order checks.
+type sortableID[T any] interface {
+	comparable
+	Compare(T) int
+	Time() time.Time
 }
 
-func assertObjectIDOrder(t *testing.T, got, want []objectid.ObjectID) {
+// assertOrder checks that got is want sorted by bytes, and that the
+// times in it never go back.
+func assertOrder[T sortableID[T]](t *testing.T, got, want []T) {
 	t.Helper()
-	sorted := append([]objectid.ObjectID(nil), want...)
-	objectid.Sort(sorted)
+	sorted := slices.Clone(want)
+	slices.SortFunc(sorted, T.Compare)
 	if len(got) != len(sorted) {
 		t.Fatalf("read back %d IDs, inserted %d", len(got), len(sorted))
 	}

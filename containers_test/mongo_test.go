@@ -72,11 +72,11 @@ func TestMongoObjectIDOrder(t *testing.T) {
 	if err := coll.FindOne(ctx, bson.D{}).Decode(&raw); err != nil || raw.Lookup("_id").Type != bson.TypeObjectID {
 		t.Fatalf("stored _id is %v (%v), want an ObjectId", raw.Lookup("_id").Type, err)
 	}
-	assertObjectIDOrder(t, findIDs[objectid.ObjectID](t, ctx, coll, bson.D{}), ids)
+	assertOrder(t, findIDs[objectid.ObjectID](t, ctx, coll, bson.D{}), ids)
 
 	lo, _ := objectid.MinAt(windowFrom)
 	hi, _ := objectid.MaxAt(windowTo)
-	assertObjectIDOrder(t, findIDs[objectid.ObjectID](t, ctx, coll, between(lo, hi)), inside)
+	assertOrder(t, findIDs[objectid.ObjectID](t, ctx, coll, between(lo, hi)), inside)
 }
 
 func TestMongoKSUIDOrder(t *testing.T) {
@@ -107,8 +107,8 @@ func TestMongoKSUIDOrder(t *testing.T) {
 			if err := coll.FindOne(ctx, bson.D{}).Decode(&raw); err != nil || raw.Lookup("_id").Type != tc.stored {
 				t.Fatalf("stored _id is %v (%v), want %v", raw.Lookup("_id").Type, err, tc.stored)
 			}
-			assertKSUIDOrder(t, findIDs[ksuid.KSUID](t, ctx, coll, bson.D{}), ids)
-			assertKSUIDOrder(t, findIDs[ksuid.KSUID](t, ctx, coll, between(lo, hi)), inside)
+			assertOrder(t, findIDs[ksuid.KSUID](t, ctx, coll, bson.D{}), ids)
+			assertOrder(t, findIDs[ksuid.KSUID](t, ctx, coll, between(lo, hi)), inside)
 		})
 	}
 }

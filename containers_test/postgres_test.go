@@ -22,28 +22,15 @@ func copyRows[T any](t *testing.T, ctx context.Context, pool *pgxpool.Pool, tabl
 	}
 }
 
-// readKSUIDs runs query and scans each row's single column, bytea or
-// text, into a KSUID.
-func readKSUIDs(t *testing.T, ctx context.Context, pool *pgxpool.Pool, query string, args ...any) []ksuid.KSUID {
+// readIDs runs query and scans each row's single column, bytea or text,
+// into an ID of type T.
+func readIDs[T any](t *testing.T, ctx context.Context, pool *pgxpool.Pool, query string, args ...any) []T {
 	t.Helper()
 	rows, err := pool.Query(ctx, query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[ksuid.KSUID])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ids
-}
-
-func readObjectIDs(t *testing.T, ctx context.Context, pool *pgxpool.Pool, query string, args ...any) []objectid.ObjectID {
-	t.Helper()
-	rows, err := pool.Query(ctx, query, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[objectid.ObjectID])
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[T])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +68,11 @@ func TestPostgresKSUIDOrder(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			table := pgTable(t, ctx, servers.pg, tc.column)
 			copyRows(t, ctx, servers.pg, table, ids)
-			got := readKSUIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id")
-			assertKSUIDOrder(t, got, ids)
+			got := readIDs[ksuid.KSUID](t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id")
+			assertOrder(t, got, ids)
 
-			window := readKSUIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo, hi)
-			assertKSUIDOrder(t, window, inside)
+			window := readIDs[ksuid.KSUID](t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo, hi)
+			assertOrder(t, window, inside)
 		})
 	}
 }
@@ -106,16 +93,16 @@ func TestPostgresObjectIDOrder(t *testing.T) {
 	t.Run("bytea", func(t *testing.T) {
 		table := pgTable(t, ctx, servers.pg, "id bytea PRIMARY KEY")
 		copyRows(t, ctx, servers.pg, table, ids)
-		assertObjectIDOrder(t, readObjectIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id"), ids)
-		assertObjectIDOrder(t, readObjectIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo, hi), inside)
+		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id"), ids)
+		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo, hi), inside)
 	})
 	t.Run("char(24)", func(t *testing.T) {
 		// Lowercase hex sorts the same under any collation: this column
 		// keeps the database default.
 		table := pgTable(t, ctx, servers.pg, "id char(24) PRIMARY KEY")
 		copyRows(t, ctx, servers.pg, table, ids)
-		assertObjectIDOrder(t, readObjectIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id"), ids)
-		assertObjectIDOrder(t, readObjectIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo, hi), inside)
+		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id"), ids)
+		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo, hi), inside)
 	})
 }
 
@@ -143,7 +130,7 @@ func TestPostgresICUCollationBreaksOrder(t *testing.T) {
 
 	icu := pgTable(t, ctx, servers.pg, `id text COLLATE "en-US-x-icu" PRIMARY KEY`)
 	copyRows(t, ctx, servers.pg, icu, pair)
-	got := readKSUIDs(t, ctx, servers.pg, "SELECT id FROM "+icu+" ORDER BY id")
+	got := readIDs[ksuid.KSUID](t, ctx, servers.pg, "SELECT id FROM "+icu+" ORDER BY id")
 	if len(got) != 2 || got[0] != newerCaseKSUID {
 		t.Fatalf(`under "en-US-x-icu" ORDER BY id gave %v; expected the newer %v first (time order broken)`, got, newerCaseKSUID)
 	}
@@ -153,7 +140,7 @@ func TestPostgresICUCollationBreaksOrder(t *testing.T) {
 	ids := ksuidsOverTime(t)
 	many := pgTable(t, ctx, servers.pg, `id text COLLATE "en-US-x-icu" PRIMARY KEY`)
 	copyRows(t, ctx, servers.pg, many, texts(ids))
-	gotMany := readKSUIDs(t, ctx, servers.pg, "SELECT id FROM "+many+" ORDER BY id")
+	gotMany := readIDs[ksuid.KSUID](t, ctx, servers.pg, "SELECT id FROM "+many+" ORDER BY id")
 	if ksuid.IsSorted(gotMany) {
 		t.Fatalf(`%d random KSUIDs came back in byte order under "en-US-x-icu"`, len(gotMany))
 	}
@@ -191,12 +178,12 @@ func TestPostgresICUDefaultDatabase(t *testing.T) {
 	pair := []string{newerCaseKSUID.String(), olderCaseKSUID.String()}
 	plain := pgTable(t, ctx, pool, "id text PRIMARY KEY")
 	copyRows(t, ctx, pool, plain, pair)
-	if got := readKSUIDs(t, ctx, pool, "SELECT id FROM "+plain+" ORDER BY id"); got[0] != newerCaseKSUID {
+	if got := readIDs[ksuid.KSUID](t, ctx, pool, "SELECT id FROM "+plain+" ORDER BY id"); got[0] != newerCaseKSUID {
 		t.Errorf("plain text in an ICU database: ORDER BY id gave %v; expected time order broken", got)
 	}
 
 	ids := ksuidsOverTime(t)
 	collateC := pgTable(t, ctx, pool, `id text COLLATE "C" PRIMARY KEY`)
 	copyRows(t, ctx, pool, collateC, texts(ids))
-	assertKSUIDOrder(t, readKSUIDs(t, ctx, pool, "SELECT id FROM "+collateC+" ORDER BY id"), ids)
+	assertOrder(t, readIDs[ksuid.KSUID](t, ctx, pool, "SELECT id FROM "+collateC+" ORDER BY id"), ids)
 }

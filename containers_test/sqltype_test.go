@@ -265,8 +265,8 @@ func TestPostgresAnyArray(t *testing.T) {
 		t.Run(ddl, func(t *testing.T) {
 			table := pgTable(t, ctx, servers.pg, ddl)
 			copyRows(t, ctx, servers.pg, table, ids)
-			got := readKSUIDs(t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id = ANY($1) ORDER BY id", append(want, absent))
-			assertKSUIDOrder(t, got, want)
+			got := readIDs[ksuid.KSUID](t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id = ANY($1) ORDER BY id", append(want, absent))
+			assertOrder(t, got, want)
 		})
 	}
 }
