@@ -186,4 +186,3 @@ func TestGORMPostgresAssociationsAndConcurrency(t *testing.T) {
 		t.Errorf("%d rows, %d distinct IDs; want %d", count, distinct, goroutines*each+1)
 	}
 }
-
