@@ -1,8 +1,10 @@
 GO ?= go
 
-.PHONY: test integration bench bench-postgres fuzz
+.PHONY: test integration bench bench-cli bench-postgres fuzz
 
-# The project's test command: vet; the unit tests with the race detector;
+# The project's test command: vet; the unit tests with the race detector
+# (the page of cmd/sortid in headless Chromium, which
+# scripts/install-chromium.sh installs from Debian when missing);
 # the allocation tests without it (it makes sync.Pool drop items on
 # purpose, which those tests would count); a build of the benchmark
 # module; then the integration tests against real servers, after
@@ -12,6 +14,7 @@ GO ?= go
 test:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
+	scripts/install-chromium.sh
 	$(GO) test -race $$($(GO) list ./... | grep -v /containers_test)
 	$(GO) test -count=1 -run 'NoAllocs' ./ksuid ./objectid
 	cd bench && $(GO) vet ./...
@@ -24,6 +27,10 @@ integration:
 # Benchmarks of sortid against the peer libraries, in one run.
 bench:
 	cd bench && $(GO) test -run '^$$' -bench '^Benchmark(KSUID|ObjectID)' -benchmem -count 5
+
+# The sortid command against segmentio/ksuid's, a million IDs each.
+bench-cli:
+	cd bench && $(GO) test -run '^$$' -bench Command -benchtime 3x -count 3
 
 # Loads of 1,000,000 rows into a real PostgreSQL, keyed by each kind of ID.
 bench-postgres:

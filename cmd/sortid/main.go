@@ -1,29 +1,101 @@
-// Command sortid prints a new KSUID.
+// Command sortid makes and reads KSUIDs and MongoDB ObjectIDs.
 //
-//	go run github.com/sortid/sortid/cmd/sortid
+//	sortid                       one new KSUID
+//	sortid -n 1000 -t objectid   a thousand new ObjectIDs, one per line
+//	sortid --monotonic -n 5      strictly increasing KSUIDs
+//	sortid --time 2024-01-01T00:00:00Z
+//	sortid inspect 0qjBBlJIfbVLKwnJn4xpLGDr00e 60c468e6101bf215dc9fa835
+//	sortid range 2024-01-01T00:00:00Z 2024-01-31T23:59:59Z
+//	sortid serve --addr 127.0.0.1:8080
+//
+// Run it with go run github.com/sortid/sortid/cmd/sortid, or go install it.
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+)
 
-	"github.com/sortid/sortid/ksuid"
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1 // the work failed, for example an ID did not decode
+	exitUsage = 2 // the command line was wrong
 )
 
 func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "sortid:", err)
-		os.Exit(1)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run runs the command with args and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "inspect":
+			return runInspect(args[1:], stdin, stdout, stderr)
+		case "range":
+			return runRange(args[1:], stdout, stderr)
+		case "serve":
+			return runServe(args[1:], stderr)
+		case "help":
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+	}
+	return runGenerate(args, stdout, stderr)
+}
+
+const usage = `sortid makes and reads sortable unique IDs: KSUIDs and MongoDB ObjectIDs.
+
+Usage:
+  sortid [-n N] [-t ksuid|objectid] [--monotonic] [--time T] [--json]
+  sortid inspect [--json] [--hex] [ID ...]     (IDs from stdin, one per line, when none are given)
+  sortid range [-t ksuid|objectid] [--json] FROM TO
+  sortid serve [--addr 127.0.0.1:8080]
+
+Times are RFC 3339 (2024-05-01T12:00:00Z) or Unix seconds.
+
+Examples:
+  sortid                                   one new KSUID
+  sortid -n 1000 > ids.txt                 a thousand, one per line
+  sortid -t objectid --time 1700000000     an ObjectID for that second
+  sortid --monotonic -n 3                  strictly increasing KSUIDs
+  sortid inspect 0qjBBlJIfbVLKwnJn4xpLGDr00e
+  grep -o '[0-9A-Za-z]\{27\}' app.log | sortid inspect --json
+  sortid range 2024-05-01T00:00:00Z 2024-05-01T23:59:59Z
+  sortid serve                             a page to generate and inspect IDs
+
+Exit status: 0 on success, 1 if an ID could not be made or read, 2 on a usage error.
+`
+
+// newFlagSet returns a flag set that reports errors instead of exiting and
+// prints the command's usage on -h.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	return fs
+}
+
+// parseFlags parses args and returns the exit code to stop with, or -1 to
+// go on.
+func parseFlags(fs *flag.FlagSet, args []string) int {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return -1
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	default:
+		return exitUsage
 	}
 }
 
-// run writes one new KSUID and a newline to w.
-func run(w io.Writer) error {
-	id, err := ksuid.NewGenerator().New()
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(w, id)
-	return err
+func usageError(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "sortid: "+format+"\n", args...)
+	fmt.Fprintln(stderr, "Run 'sortid -h' for usage.")
+	return exitUsage
 }

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
+)
+
+// chromiumPath finds the browser: SORTID_CHROMIUM, or Debian's chromium,
+// which make test installs (scripts/install-chromium.sh).
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("SORTID_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	msg := "the browser test needs Chromium: run scripts/install-chromium.sh (make test does) or set SORTID_CHROMIUM"
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// TestBrowserPage drives the page in headless Chromium: generate, copy,
+// reset, a batch, and inspect a good and a bad ID.
+func TestBrowserPage(t *testing.T) {
+	path := chromiumPath(t)
+	srv := httptest.NewServer(newHandler())
+	defer srv.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	// The first action starts the browser; it must run on a context
+	// without a timeout (see chromedp.Run).
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		_, err := cdp.Call(ctx, chromedp.FromContext(ctx).Browser, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: name},
+			Setting:    "granted",
+			Origin:     srv.URL,
+		})
+		if err != nil {
+			t.Fatalf("granting %s: %v", name, err)
+		}
+	}
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	defer cancelTimeout()
+
+	do := func(step string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+	}
+	eval := func(expr string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("evaluating %s: %v", expr, err)
+		}
+		return v
+	}
+	waitFor := func(step, predicate string) {
+		t.Helper()
+		do(step, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(10*time.Second)))
+	}
+	hidden := func(id string) string { return eval(`String(document.getElementById("` + id + `").hidden)`) }
+	text := func(id string) string { return eval(`document.getElementById("` + id + `").textContent`) }
+
+	do("open the page", chromedp.Navigate(srv.URL), chromedp.WaitVisible(chromedp.ID("generate")))
+	if hidden("reset") != "true" || hidden("copy") != "true" {
+		t.Errorf("before generating: Reset hidden %s, Copy hidden %s; want both hidden", hidden("reset"), hidden("copy"))
+	}
+
+	do("generate", chromedp.Click(chromedp.ID("generate")), chromedp.WaitVisible(chromedp.ID("reset")))
+	id, err := ksuid.Parse(strings.TrimSpace(text("result")))
+	if err != nil {
+		t.Fatalf("the page shows %q: %v", text("result"), err)
+	}
+	if time.Since(id.Time()) > time.Minute {
+		t.Errorf("generated ID is from %v", id.Time())
+	}
+
+	do("copy", chromedp.Click(chromedp.ID("copy")))
+	waitFor("copy confirmation", `document.getElementById("gen-status").textContent.startsWith("Copied")`)
+	if got := eval(`navigator.clipboard.readText()`); got != id.String() {
+		t.Errorf("clipboard holds %q, want %q", got, id)
+	}
+
+	do("reset", chromedp.Click(chromedp.ID("reset")), chromedp.WaitNotVisible(chromedp.ID("reset")))
+	if got := strings.TrimSpace(text("result")); got != "" {
+		t.Errorf("after Reset the result shows %q", got)
+	}
+
+	do("batch of ObjectIDs",
+		chromedp.Click(chromedp.CSS(`input[name=type][value=objectid]`)),
+		chromedp.SetValue(chromedp.ID("count"), "25"),
+		chromedp.Click(chromedp.ID("generate")),
+		chromedp.WaitVisible(chromedp.ID("download")),
+	)
+	lines := strings.Fields(text("result"))
+	seen := map[string]bool{}
+	for _, l := range lines {
+		if _, err := objectid.Parse(l); err != nil || seen[l] {
+			t.Errorf("batch line %q: %v (or repeated)", l, err)
+		}
+		seen[l] = true
+	}
+	download := eval(`document.getElementById("download").getAttribute("download")`)
+	href := eval(`document.getElementById("download").href`)
+	if len(lines) != 25 || download != "ids.txt" || !strings.HasPrefix(href, "blob:") {
+		t.Errorf("batch: %d IDs, download %q from %q; want 25 and ids.txt from a blob", len(lines), download, href)
+	}
+	if file := eval(`fetch(document.getElementById("download").href).then(r => r.text())`); file != strings.Join(lines, "\n")+"\n" {
+		t.Errorf("the download holds %q", file)
+	}
+
+	do("inspect a good ID",
+		chromedp.SetValue(chromedp.ID("inspect-id"), "60c468e6101bf215dc9fa835"),
+		chromedp.Click(chromedp.ID("inspect")),
+	)
+	waitFor("inspect result", `document.getElementById("inspect-result").textContent.length > 0`)
+	if got := text("inspect-result"); !strings.Contains(got, "2021-06-12T07:57:26Z") || !strings.Contains(got, "machine 101bf2") {
+		t.Errorf("inspect shows %q", got)
+	}
+	do("inspect a bad ID",
+		chromedp.SetValue(chromedp.ID("inspect-id"), "0qjBBlJIfbVLK-nJn4xpLGDr00e"),
+		chromedp.Click(chromedp.ID("inspect")),
+	)
+	waitFor("inspect error", `document.getElementById("inspect-error").textContent.length > 0`)
+	if got := text("inspect-error"); !strings.Contains(got, "invalid character '-' at offset 13") || strings.TrimSpace(text("inspect-result")) != "" {
+		t.Errorf("bad ID: error %q, result %q", got, text("inspect-result"))
+	}
+}

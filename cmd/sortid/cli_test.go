@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
+)
+
+// binary is the sortid command built once for the tests that run it.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sortid-test")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "sortid")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// sortid runs the built command and returns its output and exit code.
+func sortid(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if exit, ok := err.(*exec.ExitError); ok {
+		return out.String(), errOut.String(), exit.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), 0
+}
+
+// The golden outputs are written by hand from the ID formats.
+func TestInspectGolden(t *testing.T) {
+	tests := []struct{ id, want string }{
+		{"0qjBBlJIfbVLKwnJn4xpLGDr00e", `0qjBBlJIfbVLKwnJn4xpLGDr00e
+  type       KSUID
+  time       2017-07-14T02:40:00Z (unix 1500000000)
+  timestamp  100000000 (seconds since 2014-05-13T16:53:20Z)
+  payload    0102030405060708090a0b0c0d0e0f10
+  hex        05f5e1000102030405060708090a0b0c0d0e0f10
+`},
+		{"000000000000000000000000000", `000000000000000000000000000
+  type       KSUID
+  time       2014-05-13T16:53:20Z (unix 1400000000)
+  timestamp  0 (seconds since 2014-05-13T16:53:20Z)
+  payload    00000000000000000000000000000000
+  hex        0000000000000000000000000000000000000000
+`},
+		{"aWgEPTl1tmebfsQzFP4bxwgy80V", `aWgEPTl1tmebfsQzFP4bxwgy80V
+  type       KSUID
+  time       2150-06-19T23:21:35Z (unix 5694967295)
+  timestamp  4294967295 (seconds since 2014-05-13T16:53:20Z)
+  payload    ffffffffffffffffffffffffffffffff
+  hex        ffffffffffffffffffffffffffffffffffffffff
+`},
+		{"60C468E6101BF215DC9FA835", `60c468e6101bf215dc9fa835
+  type       ObjectID
+  time       2021-06-12T07:57:26Z (unix 1623484646)
+  random     101bf215dc
+  counter    10463285 (0x9fa835)
+  legacy     machine 101bf2, pid 5596 (0x15dc), counter 10463285
+  hex        60c468e6101bf215dc9fa835
+`},
+	}
+	for _, tt := range tests {
+		out, errOut, code := sortid(t, "", "inspect", "--hex", tt.id)
+		if code != 0 || out != tt.want || errOut != "" {
+			t.Errorf("inspect %s: exit %d, stderr %q\n got:\n%s\nwant:\n%s", tt.id, code, errOut, out, tt.want)
+		}
+	}
+}
+
+func TestInspectJSONAndStdin(t *testing.T) {
+	out, _, code := sortid(t, "0qjBBlJIfbVLKwnJn4xpLGDr00e\n\n60c468e6101bf215dc9fa835\n", "inspect", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines of JSON, want 2:\n%s", len(lines), out)
+	}
+	var k, o Info
+	json.Unmarshal([]byte(lines[0]), &k)
+	json.Unmarshal([]byte(lines[1]), &o)
+	if k.Type != "ksuid" || k.Time != "2017-07-14T02:40:00Z" || k.Unix != 1500000000 || k.Payload != "0102030405060708090a0b0c0d0e0f10" {
+		t.Errorf("KSUID JSON: %s", lines[0])
+	}
+	if o.Type != "objectid" || o.Legacy == nil || o.Legacy.Machine != "101bf2" || o.Legacy.PID != 0x15dc || *o.Counter != 0x9fa835 {
+		t.Errorf("ObjectID JSON: %s", lines[1])
+	}
+}
+
+func TestInspectBadIDs(t *testing.T) {
+	out, errOut, code := sortid(t, "", "inspect", "0qjBBlJIfbVLK-nJn4xpLGDr00e", "0qjBBlJIfbVLKwnJn4xpLGDr00e", "xyz", "60c468e6101bf215dc9fa83g")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.HasPrefix(out, "0qjBBlJIfbVLKwnJn4xpLGDr00e\n  type       KSUID") {
+		t.Errorf("the good ID was not decoded:\n%s", out)
+	}
+	for _, want := range []string{
+		`"0qjBBlJIfbVLK-nJn4xpLGDr00e": invalid character '-' at offset 13`,
+		`"xyz" is not an ID`,
+		`"60c468e6101bf215dc9fa83g": invalid character 'g' at offset 23`,
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
+
+func TestGenerate(t *testing.T) {
+	before := time.Now().Truncate(time.Second)
+	out, _, code := sortid(t, "", "-n", "20000")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 20000 {
+		t.Fatalf("%d lines, want 20000", len(lines))
+	}
+	seen := map[string]bool{}
+	for _, l := range lines {
+		id, err := ksuid.Parse(l)
+		if err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		if seen[l] {
+			t.Fatalf("duplicate %s", l)
+		}
+		seen[l] = true
+		if id.Time().Before(before) || id.Time().After(time.Now()) {
+			t.Fatalf("%s made at %v, not now", l, id.Time())
+		}
+	}
+
+	out, _, _ = sortid(t, "", "--monotonic", "-n", "1000", "--time", "2024-05-01T12:00:00Z")
+	lines = strings.Fields(out)
+	for i, l := range lines {
+		id := ksuid.MustParse(l)
+		if id.Time().Format(time.RFC3339) != "2024-05-01T12:00:00Z" {
+			t.Fatalf("%s at %v", l, id.Time())
+		}
+		if i > 0 && l <= lines[i-1] {
+			t.Fatalf("--monotonic: %s after %s", l, lines[i-1])
+		}
+	}
+
+	out, _, _ = sortid(t, "", "-t", "objectid", "-n", "3", "--time", "1623484646")
+	for _, l := range strings.Fields(out) {
+		if id, err := objectid.Parse(l); err != nil || id.Timestamp() != 1623484646 {
+			t.Errorf("ObjectID %s, %v", l, err)
+		}
+	}
+
+	out, _, _ = sortid(t, "", "--json", "-n", "2", "-t", "objectid")
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var v struct{ Type, ID string }
+		if err := json.Unmarshal([]byte(l), &v); err != nil || v.Type != "objectid" || len(v.ID) != 24 {
+			t.Errorf("--json line %q: %+v, %v", l, v, err)
+		}
+	}
+	if out, _, code := sortid(t, "", "-n", "0"); code != 0 || out != "" {
+		t.Errorf("-n 0: exit %d, output %q", code, out)
+	}
+}
+
+func TestRange(t *testing.T) {
+	out, _, code := sortid(t, "", "range", "2026-11-30T00:00:00Z", "2026-11-30T23:59:59Z")
+	// Computed by hand with base62 arithmetic: 2026-11-30T00:00:00Z is
+	// KSUID timestamp 395940000 (Unix 1795910400).
+	want := "3Mnqhiv0Q0UYFGD3D9qkgA030zI\n3MqfpNUxdljkx0pIXdFzqLnabdf\n"
+	if code != 0 || out != want {
+		t.Errorf("range: exit %d\n got %q\nwant %q", code, out, want)
+	}
+	out, _, _ = sortid(t, "", "range", "-t", "objectid", "--json", "1623484646", "1623484646")
+	var b Bounds
+	if err := json.Unmarshal([]byte(out), &b); err != nil || b.Min != "60c468e60000000000000000" || b.Max != "60c468e6ffffffffffffffff" {
+		t.Errorf("range --json: %+v, %v", b, err)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"-x"}, 2, "flag provided but not defined"},
+		{[]string{"-n", "-1"}, 2, "-n must not be negative"},
+		{[]string{"-t", "uuid"}, 2, `unknown ID type "uuid"`},
+		{[]string{"--time", "yesterday"}, 2, `cannot read time "yesterday"`},
+		{[]string{"--time", "1900-01-01T00:00:00Z"}, 2, "ksuid: time 1900-01-01T00:00:00Z outside"},
+		{[]string{"-t", "objectid", "--monotonic"}, 2, "--monotonic applies to KSUIDs"},
+		{[]string{"extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"range", "2024-01-01T00:00:00Z"}, 2, "range takes two times"},
+		{[]string{"range", "2024-02-01T00:00:00Z", "2024-01-01T00:00:00Z"}, 1, "ends (2024-01-01T00:00:00Z) before it starts"},
+		{[]string{"range", "1000", "2000"}, 1, "ksuid: time 1970-01-01T00:16:40Z outside"},
+	} {
+		out, errOut, code := sortid(t, "", tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.msg) || out != "" {
+			t.Errorf("sortid %v: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, out, errOut, tc.code, tc.msg)
+		}
+	}
+	_, errOut, code := sortid(t, "", "-h")
+	if code != 0 || !strings.Contains(errOut, "Examples:") {
+		t.Errorf("-h: exit %d, help %q", code, errOut)
+	}
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
+)
+
+// The two kinds of ID, as named on the command line and in the API.
+const (
+	kindKSUID    = "ksuid"
+	kindObjectID = "objectid"
+)
+
+func parseKind(s string) (string, error) {
+	switch strings.ToLower(s) {
+	case kindKSUID, "":
+		return kindKSUID, nil
+	case kindObjectID, "oid":
+		return kindObjectID, nil
+	}
+	return "", fmt.Errorf("unknown ID type %q: want ksuid or objectid", s)
+}
+
+// parseTime reads an RFC 3339 time or a number of Unix seconds.
+func parseTime(s string) (time.Time, error) {
+	if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return time.Unix(sec, 0).UTC(), nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("cannot read time %q: want RFC 3339 (2024-05-01T12:00:00Z) or Unix seconds", s)
+	}
+	return t, nil
+}
+
+// idMaker makes IDs of one kind, at a fixed time or now, and appends
+// their text form to a buffer.
+type idMaker struct {
+	kind string
+	at   *time.Time
+	gen  *ksuid.Generator // nil: ksuid.New
+}
+
+func newIDMaker(kind string, at *time.Time, monotonic bool) (*idMaker, error) {
+	m := &idMaker{kind: kind, at: at}
+	if kind == kindObjectID {
+		if monotonic {
+			return nil, errors.New("--monotonic applies to KSUIDs; ObjectIDs from one process already count up")
+		}
+		if at != nil {
+			if _, err := objectid.MinAt(*at); err != nil {
+				return nil, err
+			}
+		}
+		return m, nil
+	}
+	var opts []ksuid.Option
+	if monotonic {
+		opts = append(opts, ksuid.WithMonotonic())
+	}
+	if at != nil {
+		if _, err := ksuid.MinAt(*at); err != nil {
+			return nil, err
+		}
+		t := *at
+		opts = append(opts, ksuid.WithClock(func() time.Time { return t }))
+	}
+	// A Generator returns errors where ksuid.New would panic.
+	m.gen = ksuid.NewGenerator(opts...)
+	return m, nil
+}
+
+// appendNew appends a new ID's text form to b.
+func (m *idMaker) appendNew(b []byte) ([]byte, error) {
+	if m.kind == kindObjectID {
+		var id objectid.ObjectID
+		if m.at != nil {
+			var err error
+			if id, err = objectid.NewAt(*m.at); err != nil {
+				return b, err
+			}
+		} else {
+			id = objectid.New()
+		}
+		return id.AppendText(b)
+	}
+	id, err := m.gen.New()
+	if err != nil {
+		return b, err
+	}
+	return id.AppendText(b)
+}
+
+// Info is what inspect tells about an ID.
+type Info struct {
+	Input     string  `json:"input"`
+	Type      string  `json:"type"`
+	ID        string  `json:"id"`
+	Time      string  `json:"time"`
+	Unix      int64   `json:"unix"`
+	Timestamp uint32  `json:"timestamp"`
+	Hex       string  `json:"hex"`
+	Payload   string  `json:"payload,omitempty"`
+	Random    string  `json:"random,omitempty"`
+	Counter   *uint32 `json:"counter,omitempty"`
+	Legacy    *Legacy `json:"legacy,omitempty"`
+}
+
+// Legacy is an ObjectID read in the layout of older drivers.
+type Legacy struct {
+	Machine string `json:"machine"`
+	PID     uint16 `json:"pid"`
+	Counter uint32 `json:"counter"`
+}
+
+// inspect decodes s, a KSUID or an ObjectID told apart by length.
+func inspect(s string) (Info, error) {
+	in := strings.TrimSpace(s)
+	switch len(in) {
+	case ksuid.EncodedLen:
+		id, err := ksuid.Parse(in)
+		if err != nil {
+			return Info{}, err
+		}
+		return Info{
+			Input: s, Type: kindKSUID, ID: id.String(),
+			Time: id.Time().Format(time.RFC3339), Unix: id.Time().Unix(), Timestamp: id.Timestamp(),
+			Hex: hex.EncodeToString(id[:]), Payload: hex.EncodeToString(id.Payload()),
+		}, nil
+	case objectid.EncodedLen:
+		id, err := objectid.Parse(in)
+		if err != nil {
+			return Info{}, err
+		}
+		random, counter, legacy := id.Random(), id.Counter(), id.Legacy()
+		return Info{
+			Input: s, Type: kindObjectID, ID: id.String(),
+			Time: id.Time().Format(time.RFC3339), Unix: id.Time().Unix(), Timestamp: id.Timestamp(),
+			Hex: hex.EncodeToString(id[:]), Random: hex.EncodeToString(random[:]), Counter: &counter,
+			Legacy: &Legacy{Machine: fmt.Sprintf("%06x", legacy.Machine), PID: legacy.PID, Counter: legacy.Counter},
+		}, nil
+	}
+	return Info{}, fmt.Errorf("%q is not an ID: a KSUID is 27 base62 characters and an ObjectID 24 hex digits, this is %d characters", s, len(in))
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
+)
+
+// Bounds are the smallest and largest IDs of a time window.
+type Bounds struct {
+	Type string `json:"type"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	Min  string `json:"min"`
+	Max  string `json:"max"`
+}
+
+// bounds returns the IDs that bound the seconds from through to.
+func bounds(kind string, from, to time.Time) (Bounds, error) {
+	if to.Before(from) {
+		return Bounds{}, fmt.Errorf("the window ends (%s) before it starts (%s)", to.Format(time.RFC3339), from.Format(time.RFC3339))
+	}
+	b := Bounds{Type: kind, From: from.UTC().Format(time.RFC3339), To: to.UTC().Format(time.RFC3339)}
+	if kind == kindObjectID {
+		lo, err := objectid.MinAt(from)
+		if err != nil {
+			return Bounds{}, err
+		}
+		hi, err := objectid.MaxAt(to)
+		if err != nil {
+			return Bounds{}, err
+		}
+		b.Min, b.Max = lo.String(), hi.String()
+		return b, nil
+	}
+	lo, err := ksuid.MinAt(from)
+	if err != nil {
+		return Bounds{}, err
+	}
+	hi, err := ksuid.MaxAt(to)
+	if err != nil {
+		return Bounds{}, err
+	}
+	b.Min, b.Max = lo.String(), hi.String()
+	return b, nil
+}
+
+// runRange prints the bounds of a time window: the smallest ID on the
+// first line, the largest on the second.
+func runRange(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("sortid range", stderr)
+	kindFlag := fs.String("t", kindKSUID, "ID type: ksuid or objectid")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 2 {
+		return usageError(stderr, "range takes two times, FROM and TO")
+	}
+	kind, err := parseKind(*kindFlag)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	from, err := parseTime(fs.Arg(0))
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	to, err := parseTime(fs.Arg(1))
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	b, err := bounds(kind, from, to)
+	if err != nil {
+		fmt.Fprintln(stderr, "sortid: range:", err)
+		return exitError
+	}
+	if *asJSON {
+		err = writeJSON(stdout, b)
+	} else {
+		_, err = fmt.Fprintf(stdout, "%s\n%s\n", b.Min, b.Max)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "sortid:", err)
+		return exitError
+	}
+	return exitOK
+}
