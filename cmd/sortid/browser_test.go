@@ -146,6 +146,15 @@ func TestBrowserPage(t *testing.T) {
 		t.Errorf("the download holds %q", file)
 	}
 
+	do("a bad time",
+		chromedp.SetValue(chromedp.ID("time"), "soon"),
+		chromedp.Click(chromedp.ID("generate")),
+	)
+	waitFor("generate error", `document.getElementById("gen-status").textContent.startsWith("Error")`)
+	if got := text("gen-status"); !strings.Contains(got, `cannot read time "soon"`) || strings.TrimSpace(text("result")) != "" || hidden("copy") != "true" {
+		t.Errorf("after a failed generate: status %q, result %q, Copy hidden %s; want the error and no ID", got, text("result"), hidden("copy"))
+	}
+
 	do("inspect a good ID",
 		chromedp.SetValue(chromedp.ID("inspect-id"), "60c468e6101bf215dc9fa835"),
 		chromedp.Click(chromedp.ID("inspect")),
