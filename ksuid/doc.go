@@ -30,8 +30,17 @@
 // # The zero value
 //
 // The zero KSUID ("000000000000000000000000000") is an ordinary value in
-// every encoding: text, binary and JSON write it as they write any other
-// ID, and never as null. Use a pointer where a value may be missing.
+// every encoding: text, binary, JSON, SQL and BSON write it as they write
+// any other ID, and never as null. Use a pointer or NullKSUID where a value
+// may be missing; reading a null into a KSUID is an error wrapping ErrNull.
+//
+// # Databases
+//
+// KSUID implements driver.Valuer (the text form) and sql.Scanner (text, or
+// the 20 raw bytes), and mongo-driver v2's bson.ValueMarshaler and
+// bson.ValueUnmarshaler (binary subtype 0) without importing it. The
+// sqltype, bsoncodec and gormplugin packages of this module make the type
+// native to pgx, MongoDB and GORM.
 //
 // # Storage
 //

@@ -47,7 +47,8 @@ func WithRand(r io.Reader) Option {
 }
 
 // WithClock makes the generator take the time from now instead of the
-// system clock.
+// system clock. A generator used by several goroutines calls now from all
+// of them, so now must be safe for concurrent use.
 func WithClock(now func() time.Time) Option {
 	return func(g *Generator) { g.now = now }
 }

@@ -24,8 +24,13 @@
 // # The zero value
 //
 // The zero ObjectID ("000000000000000000000000") is an ordinary value in
-// every encoding, never written as null. Use a pointer where a value may be
-// missing.
+// every encoding, never written as null. Use a pointer or NullObjectID where
+// a value may be missing; reading a null into an ObjectID is an error
+// wrapping ErrNull.
+//
+// ObjectID implements driver.Valuer (the hex form), sql.Scanner (hex, or
+// the 12 raw bytes), and mongo-driver v2's bson.ValueMarshaler and
+// bson.ValueUnmarshaler (a BSON ObjectId) without importing it.
 //
 // # Storage
 //
