@@ -2,23 +2,9 @@ GO ?= go
 
 .PHONY: test integration bench bench-cli bench-postgres fuzz
 
-# The project's test command: vet; the unit tests with the race detector
-# (the page of cmd/sortid in headless Chromium, which
-# scripts/install-chromium.sh installs from Debian when missing);
-# the allocation tests without it (it makes sync.Pool drop items on
-# purpose, which those tests would count); a build of the benchmark
-# module; then the integration tests against real servers, after
-# scripts/testenv.sh has made Docker and the images ready. The integration
-# package runs from its folder so that its report of the servers it used
-# is printed.
+# The project's test command; scripts/test.sh says what it runs.
 test:
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
-	$(GO) vet ./...
-	scripts/install-chromium.sh
-	$(GO) test -race $$($(GO) list ./... | grep -v /containers_test)
-	$(GO) test -count=1 -run 'NoAllocs' ./ksuid ./objectid
-	cd bench && $(GO) vet ./...
-	cd containers_test && env $$(../scripts/testenv.sh) $(GO) test -race -count=1 -timeout 20m
+	GO=$(GO) scripts/test.sh
 
 # Only the integration tests, with every container step shown.
 integration:

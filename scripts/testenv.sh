@@ -2,8 +2,9 @@
 # Makes the integration-test environment ready and prints, one per line,
 # the environment the tests need (NAME=value), for `make test`:
 #
-#   - a Docker engine: when none answers, Debian's docker.io is installed
-#     (as root, with apt-get) and dockerd started in the background;
+#   - a Docker engine: when none answers, dockerd is started in the
+#     background, after installing Debian's docker.io (as root, with
+#     apt-get) if scripts/install-packages.sh has not;
 #   - the images: the official postgres:18 and mongo:8 where they can be
 #     pulled, otherwise local stand-ins built without any registry:
 #     PostgreSQL 15 from Debian packages (testenv/postgres) and FerretDB

@@ -18,7 +18,7 @@ import (
 )
 
 // chromiumPath finds the browser: SORTID_CHROMIUM, or Debian's chromium,
-// which make test installs (scripts/install-chromium.sh).
+// which make test installs (scripts/install-packages.sh).
 func chromiumPath(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("SORTID_CHROMIUM"); p != "" {
@@ -29,7 +29,7 @@ func chromiumPath(t *testing.T) string {
 			return p
 		}
 	}
-	msg := "the browser test needs Chromium: run scripts/install-chromium.sh (make test does) or set SORTID_CHROMIUM"
+	msg := "the browser test needs Chromium: run scripts/install-packages.sh (make test does) or set SORTID_CHROMIUM"
 	if os.Getenv("CI") != "" {
 		t.Fatal(msg)
 	}
