@@ -62,6 +62,17 @@ var windowFrom, windowTo = base.Add(250 * time.Second), base.Add(349 * time.Seco
 
 func inWindow(at time.Time) bool { return !at.Before(windowFrom) && !at.After(windowTo) }
 
+// idsInWindow returns the IDs of ids made within the window.
+func idsInWindow[T sortableID[T]](ids []T) []T {
+	var inside []T
+	for _, id := range ids {
+		if inWindow(id.Time()) {
+			inside = append(inside, id)
+		}
+	}
+	return inside
+}
+
 // sortableID is what both ID types offer the order checks.
 type sortableID[T any] interface {
 	comparable

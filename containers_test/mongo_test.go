@@ -58,12 +58,7 @@ func TestMongoObjectIDOrder(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
 	ids := objectIDsOverTime(t)
-	var inside []objectid.ObjectID
-	for _, id := range ids {
-		if inWindow(id.Time()) {
-			inside = append(inside, id)
-		}
-	}
+	inside := idsInWindow(ids)
 	coll := mongoCollection(t, ctx, servers.mongoDB)
 	insertIDs(t, ctx, coll, ids)
 
@@ -83,12 +78,7 @@ func TestMongoKSUIDOrder(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
 	ids := ksuidsOverTime(t)
-	var inside []ksuid.KSUID
-	for _, id := range ids {
-		if inWindow(id.Time()) {
-			inside = append(inside, id)
-		}
-	}
+	inside := idsInWindow(ids)
 	lo, _ := ksuid.MinAt(windowFrom)
 	hi, _ := ksuid.MaxAt(windowTo)
 

@@ -51,12 +51,7 @@ func TestPostgresKSUIDOrder(t *testing.T) {
 	ids := ksuidsOverTime(t)
 	lo, _ := ksuid.MinAt(windowFrom)
 	hi, _ := ksuid.MaxAt(windowTo)
-	var inside []ksuid.KSUID
-	for _, id := range ids {
-		if inWindow(id.Time()) {
-			inside = append(inside, id)
-		}
-	}
+	inside := idsInWindow(ids)
 
 	// The IDs and the window bounds go in as ksuid.KSUID values; sqltype
 	// sends them as bytes or text by the column type.
@@ -83,12 +78,7 @@ func TestPostgresObjectIDOrder(t *testing.T) {
 	ids := objectIDsOverTime(t)
 	lo, _ := objectid.MinAt(windowFrom)
 	hi, _ := objectid.MaxAt(windowTo)
-	var inside []objectid.ObjectID
-	for _, id := range ids {
-		if inWindow(id.Time()) {
-			inside = append(inside, id)
-		}
-	}
+	inside := idsInWindow(ids)
 
 	t.Run("bytea", func(t *testing.T) {
 		table := pgTable(t, ctx, servers.pg, "id bytea PRIMARY KEY")

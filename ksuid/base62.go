@@ -12,7 +12,9 @@ import (
 // Both directions work on three chunks of base62 digits, 7 + 10 + 10,
 // because 62^10 is the largest power of 62 below 2^64: one 64-bit division
 // or multiplication moves ten digits at a time, and only three wide
-// divisions are needed per KSUID instead of one per digit.
+// divisions are needed per KSUID instead of one per digit. Within a chunk
+// the digits go in independent groups of five (62^5 < 2^32), so the CPU
+// can work on several groups at once.
 const (
 	alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 

@@ -45,10 +45,11 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 
 	w := bufio.NewWriterSize(stdout, 64<<10)
 	line := make([]byte, 0, 128)
+	jsonPrefix := `{"type":"` + kind + `","id":"`
 	for range *n {
 		line = line[:0]
 		if *asJSON {
-			line = append(line, `{"type":"`+kind+`","id":"`...)
+			line = append(line, jsonPrefix...)
 		}
 		if line, err = maker.appendNew(line); err != nil {
 			w.Flush()
