@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+
+	"github.com/sortid/sortid/internal/excerpt"
 )
 
 // BSON type codes and the generic binary subtype, from the BSON
@@ -40,18 +42,18 @@ func (id *KSUID) UnmarshalBSONValue(typ byte, data []byte) error {
 		b, subtype, ok := bsonBinaryValue(data)
 		switch {
 		case !ok:
-			return bsonError("malformed BSON binary", ErrInvalidLength)
+			return bsonError("malformed BSON binary value of "+excerpt.Bytes(data), ErrInvalidLength)
 		case subtype != bsonGenericBinary:
-			return bsonError("cannot decode BSON binary of subtype "+strconv.Itoa(int(subtype))+" into KSUID: want subtype 0", ErrUnsupportedType)
+			return bsonError("cannot decode BSON binary of subtype "+strconv.Itoa(int(subtype))+" and "+excerpt.Bytes(b)+" into KSUID: want subtype 0", ErrUnsupportedType)
 		case len(b) != Size:
-			return bsonError("cannot decode BSON binary of "+strconv.Itoa(len(b))+" bytes into KSUID: want 20", ErrInvalidLength)
+			return bsonError("cannot decode BSON binary of "+excerpt.Bytes(b)+" into KSUID: want 20 bytes", ErrInvalidLength)
 		}
 		*id = KSUID(b)
 		return nil
 	case bsonString:
 		s, ok := bsonStringValue(data)
 		if !ok {
-			return bsonError("malformed BSON string", ErrInvalidLength)
+			return bsonError("malformed BSON string value of "+excerpt.Bytes(data), ErrInvalidLength)
 		}
 		v, err := parse(s)
 		if err != nil {
@@ -62,7 +64,7 @@ func (id *KSUID) UnmarshalBSONValue(typ byte, data []byte) error {
 	case bsonNull:
 		return bsonError("cannot decode BSON null into KSUID; use NullKSUID or *KSUID", ErrNull)
 	}
-	return bsonError("cannot decode BSON "+bsonTypeName(typ)+" into KSUID: want binary or string", ErrUnsupportedType)
+	return bsonError("cannot decode BSON "+bsonTypeName(typ)+" value of "+excerpt.Bytes(data)+" into KSUID: want binary or string", ErrUnsupportedType)
 }
 
 // MarshalBSONValue writes BSON null when n is not valid, otherwise the

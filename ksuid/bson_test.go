@@ -57,7 +57,7 @@ func TestUnmarshalBSONValue(t *testing.T) {
 	}
 	var got ksuid.KSUID
 	err := got.UnmarshalBSONValue(0x10, []byte{1, 0, 0, 0})
-	if want := "ksuid: cannot decode BSON 32-bit integer into KSUID: want binary or string"; err == nil || err.Error() != want {
+	if want := "ksuid: cannot decode BSON 32-bit integer value of 4 bytes 0x01000000 into KSUID: want binary or string"; err == nil || err.Error() != want {
 		t.Errorf("message %v, want %s", err, want)
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sortid/sortid/internal/excerpt"
 )
 
-// Sentinel errors that every error from this package wraps, for use with
-// errors.Is.
+// Sentinel errors. Every error about an input or an ID's value wraps one
+// of them, for use with errors.Is.
 var (
 	// ErrInvalidLength means the input is not 27 characters of text or
 	// 20 bytes of binary (16 bytes for a payload).
@@ -28,6 +30,9 @@ var (
 	// (2150-06-19T23:21:35Z).
 	ErrTimeRange = errors.New("ksuid: time out of range")
 
+	// ErrInvalidJSON means JSON input is neither a string nor null.
+	ErrInvalidJSON = errors.New("ksuid: invalid JSON")
+
 	// ErrNull means a NULL was scanned into a KSUID, which cannot hold
 	// one; NullKSUID and *KSUID can.
 	ErrNull = errors.New("ksuid: NULL")
@@ -37,10 +42,6 @@ var (
 	ErrUnsupportedType = errors.New("ksuid: unsupported type")
 )
 
-// maxQuoted bounds how much of a rejected input an error message repeats,
-// so that a megabyte of garbage does not become a megabyte of log line.
-const maxQuoted = 64
-
 // ParseError reports text that is not a KSUID. It wraps one of
 // ErrInvalidLength, ErrInvalidCharacter or ErrOverflow.
 type ParseError struct {
@@ -49,33 +50,39 @@ type ParseError struct {
 	Err    error  // the cause
 }
 
+// Error describes the rejected text, quoting at most its first 64 bytes,
+// and the reason. It does not panic for any field values, so a
+// ParseError made by hand is safe to print.
 func (e *ParseError) Error() string {
-	msg := "ksuid: parsing " + quote(e.Input) + ": "
-	switch e.Err {
-	case ErrInvalidLength:
+	if e == nil {
+		return "ksuid: <nil ParseError>"
+	}
+	msg := "ksuid: parsing " + excerpt.Text(e.Input) + ": "
+	switch {
+	case e.Err == ErrInvalidLength:
 		return msg + "invalid length " + strconv.Itoa(len(e.Input)) + ", want " + strconv.Itoa(EncodedLen)
-	case ErrInvalidCharacter:
+	case e.Err == ErrInvalidCharacter && e.Offset >= 0 && e.Offset < len(e.Input):
 		r, size := utf8.DecodeRuneInString(e.Input[e.Offset:])
 		char := strconv.QuoteRune(r)
 		if r == utf8.RuneError && size <= 1 {
 			char = "byte 0x" + strconv.FormatUint(uint64(e.Input[e.Offset]), 16)
 		}
 		return msg + "invalid character " + char + " at offset " + strconv.Itoa(e.Offset)
-	case ErrOverflow:
+	case e.Err == ErrOverflow:
 		return msg + "value above the largest KSUID " + maxText
+	case e.Err == nil:
+		return msg + "invalid KSUID"
 	}
 	return msg + e.Err.Error()
 }
 
 // Unwrap returns the cause, so that errors.Is(err, ErrInvalidCharacter)
 // and its siblings work.
-func (e *ParseError) Unwrap() error { return e.Err }
-
-func quote(s string) string {
-	if len(s) > maxQuoted {
-		return strconv.Quote(s[:maxQuoted]) + "..."
+func (e *ParseError) Unwrap() error {
+	if e == nil {
+		return nil
 	}
-	return strconv.Quote(s)
+	return e.Err
 }
 
 // wrapError is an error with its own message around a sentinel or an
@@ -88,9 +95,9 @@ type wrapError struct {
 func (e *wrapError) Error() string { return e.msg }
 func (e *wrapError) Unwrap() error { return e.err }
 
-func lengthError(what string, got, want int) error {
+func lengthError(what string, b []byte, want int) error {
 	return &wrapError{
-		msg: "ksuid: invalid " + what + " length " + strconv.Itoa(got) + " bytes, want " + strconv.Itoa(want),
+		msg: "ksuid: invalid " + what + " length: " + excerpt.Bytes(b) + ", want " + strconv.Itoa(want) + " bytes",
 		err: ErrInvalidLength,
 	}
 }

@@ -2,6 +2,7 @@ package ksuid_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -85,6 +86,81 @@ func FuzzUnmarshalBinary(f *testing.F) {
 		back, err := ksuid.Parse(id.String())
 		if err != nil || back != id {
 			t.Fatalf("text round trip of %x: %v, %v", b, back, err)
+		}
+	})
+}
+
+// FuzzParseErrorMessage checks that ParseError.Error never panics,
+// whatever a caller puts in its exported fields.
+func FuzzParseErrorMessage(f *testing.F) {
+	f.Add("0qjBBlJIfbVLK-nJn4xpLGDr00e", 13, byte(1))
+	f.Add("", -1, byte(0))
+	f.Add("abc", 99, byte(1))
+	f.Fuzz(func(t *testing.T, input string, offset int, cause byte) {
+		errs := []error{nil, ksuid.ErrInvalidCharacter, ksuid.ErrInvalidLength, ksuid.ErrOverflow, errors.New("other")}
+		e := &ksuid.ParseError{Input: input, Offset: offset, Err: errs[int(cause)%len(errs)]}
+		if msg := e.Error(); len(msg) > 300 {
+			t.Fatalf("message of %d bytes", len(msg))
+		}
+	})
+}
+
+func FuzzUnmarshalJSON(f *testing.F) {
+	for _, v := range vectors {
+		f.Add([]byte(`"` + v.text + `"`))
+	}
+	for _, s := range []string{`null`, `5`, `"`, `""`, `{}`, ` "0qjBBlJIfbVLKwnJn4xpLGDr00e" `, `"\u0030qjBBlJIfbVLKwnJn4xpLGDr00e"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		keep := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+		id := keep
+		err := id.UnmarshalJSON(data)
+		var s *string
+		stdErr := json.Unmarshal(data, &s)
+		switch {
+		case stdErr != nil || s == nil: // not JSON, or null
+			if err == nil && id != keep {
+				t.Fatalf("%q: accepted as %v", data, id)
+			}
+			if stdErr == nil && s == nil && err != nil {
+				t.Fatalf("%q: null refused: %v", data, err)
+			}
+		default:
+			want, perr := ksuid.Parse(*s)
+			if (perr == nil) != (err == nil) || (err == nil && id != want) {
+				t.Fatalf("%q: got %v, %v; Parse(%q) = %v, %v", data, id, err, *s, want, perr)
+			}
+		}
+		if err != nil && id != keep {
+			t.Fatalf("%q: receiver changed on error", data)
+		}
+	})
+}
+
+func FuzzScan(f *testing.F) {
+	for _, v := range vectors {
+		f.Add(v.raw)
+		f.Add([]byte(v.text))
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		keep := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+		id := keep
+		err := id.Scan(b)
+		switch {
+		case err != nil:
+			if id != keep {
+				t.Fatalf("%q: receiver changed on error", b)
+			}
+		case len(b) == ksuid.Size:
+			if !bytes.Equal(id[:], b) {
+				t.Fatalf("%x scanned as %v", b, id)
+			}
+		default:
+			if id.String() != string(b) {
+				t.Fatalf("%q scanned as %v", b, id)
+			}
 		}
 	})
 }

@@ -1,19 +1,32 @@
 package ksuid
 
 import (
+	"bytes"
+	"errors"
 	"io"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/sortid/sortid/internal/wallclock"
 )
 
 // New returns a KSUID for the current second with a payload of 16 bytes
-// from crypto/rand. It is safe for concurrent use and takes no lock.
+// from crypto/rand: the KSUID specification's layout, which any KSUID
+// library makes. It is safe for concurrent use and takes no lock.
 //
-// New panics only if the system clock reads a time a KSUID cannot hold
-// (before 2014-05-13 or after 2150-06-19). Use a Generator to get an error
-// instead.
+// IDs from New sort by time only to the second: two IDs made in the same
+// second are in random order. Use a Generator with WithMonotonic where
+// later IDs must sort after earlier ones.
+//
+// New reads the system's real-time clock, also inside a testing/synctest
+// bubble, whose fake clock starts before the KSUID epoch; use a Generator
+// with WithClock to date IDs by another clock. New panics only if the
+// system clock reads a time a KSUID cannot hold (before 2014-05-13 or
+// after 2150-06-19); a Generator returns that as an error instead.
 func New() KSUID {
-	ts, err := timestampOf(unixNow())
+	sec, _ := wallclock.Now()
+	ts, err := timestampOf(sec)
 	if err != nil {
 		panic(err)
 	}
@@ -27,7 +40,7 @@ func New() KSUID {
 // tests. A Generator is safe for concurrent use.
 type Generator struct {
 	random    io.Reader        // nil: crypto/rand, without a lock
-	now       func() time.Time // nil: the system clock
+	now       func() time.Time // nil: the system's real-time clock
 	monotonic bool
 
 	mu      sync.Mutex // serializes reads from random; guards last and started
@@ -47,23 +60,55 @@ func WithRand(r io.Reader) Option {
 }
 
 // WithClock makes the generator take the time from now instead of the
-// system clock. A generator used by several goroutines calls now from all
-// of them, so now must be safe for concurrent use.
+// system's real-time clock. A generator used by several goroutines calls
+// now from all of them, so now must be safe for concurrent use.
+// WithClock(time.Now) follows the fake clock of a testing/synctest
+// bubble, which starts at 2000-01-01, before the KSUID epoch: New then
+// returns an error wrapping ErrTimeRange.
 func WithClock(now func() time.Time) Option {
 	return func(g *Generator) { g.now = now }
 }
 
+// Layout of the payload of a monotonic KSUID.
+const (
+	// fractionSize is how many leading payload bytes hold the fraction of
+	// the second, in units of 2^-24 s (about 60 ns).
+	fractionSize = 3
+
+	// tailSize is how many random bytes follow the fraction.
+	tailSize = PayloadSize - fractionSize
+
+	// stepSize is the width of the random step from one ID to the next
+	// within one tick: the step is 1 to 2^72, so that finding the
+	// neighbour of an ID takes about 2^71 guesses.
+	stepSize = 9
+
+	// tickPrefix is the length of timestamp and fraction together.
+	tickPrefix = timestampSize + fractionSize
+)
+
 // WithMonotonic makes every ID from the generator sort strictly after the
-// one before, even within one second, so that ID order is creation order.
+// one before, to a fraction of a second, and keeps IDs from several
+// generators in clock order, while the IDs stay hard to guess.
 //
-// The first ID of each second has a random payload; the next IDs of that
-// second are the previous ID plus one (see KSUID.Next). They are therefore
-// easy to guess from their neighbours: use a plain generator where IDs
-// must not be guessable. Should a second's payload space run out, the ID
-// carries into the next second's timestamp and continues from there. If
-// the clock steps back, IDs keep counting up from the latest one, dated by
-// the latest second seen, until the clock passes it again. A monotonic
-// generator serializes all calls.
+// Each ID is a valid KSUID (its timestamp is the second it was made),
+// whose payload is laid out as
+//
+//	payload bytes 0-2    fraction of the second, in units of 2^-24 s (about 60 ns)
+//	payload bytes 3-15   104 random bits
+//
+// The fraction is that of the generator's clock, which the system clock
+// gives to the nanosecond or the microsecond, so IDs made on different
+// machines or by different generators whose clocks differ by more than
+// the clock's resolution sort in clock order. When the clock has not
+// moved on since the previous ID (the same 60 ns tick), the next ID is the
+// previous one plus a random step of 1 to 2^72: still strictly greater,
+// and about 2^71 guesses away from its neighbour. Should a tick's space
+// run out, the ID carries into the next tick, and the timestamp after it.
+// If the clock steps back, IDs go on from the latest one, dated by the
+// latest second seen, until the clock passes it again. Past the largest
+// KSUID, New returns an error wrapping ErrOverflow. A monotonic generator
+// serializes all calls.
 func WithMonotonic() Option {
 	return func(g *Generator) { g.monotonic = true }
 }
@@ -84,70 +129,124 @@ func NewGenerator(opts ...Option) *Generator {
 // fails or comes up short, or if a monotonic generator has passed the
 // largest KSUID (ErrOverflow).
 func (g *Generator) New() (KSUID, error) {
-	var sec int64
+	var (
+		sec  int64
+		nsec int32
+	)
 	if g.now == nil {
-		sec = unixNow()
+		sec, nsec = wallclock.Now()
 	} else {
-		sec = g.now().Unix()
+		t := g.now()
+		sec, nsec = t.Unix(), int32(t.Nanosecond())
 	}
 	ts, err := timestampOf(sec)
 	if err != nil {
 		return KSUID{}, err
 	}
 	if g.monotonic {
-		return g.nextMonotonic(ts)
+		return g.nextMonotonic(ts, nsec)
 	}
 	id := withTimestamp(ts)
 	if g.random != nil {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 	}
-	if err := g.readPayload(&id); err != nil {
+	if err := g.read(id[timestampSize:]); err != nil {
 		return KSUID{}, err
 	}
 	return id, nil
 }
 
-func (g *Generator) nextMonotonic(ts uint32) (KSUID, error) {
+func (g *Generator) nextMonotonic(ts uint32, nsec int32) (KSUID, error) {
+	id := withTimestamp(ts)
+	frac := uint32(uint64(nsec) << 24 / 1e9)
+	id[4], id[5], id[6] = byte(frac>>16), byte(frac>>8), byte(frac)
+
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.started || ts > g.last.Timestamp() {
-		id := withTimestamp(ts)
-		if err := g.readPayload(&id); err != nil {
+	if !g.started || bytes.Compare(id[:tickPrefix], g.last[:tickPrefix]) > 0 {
+		if err := g.read(id[tickPrefix:]); err != nil {
 			return KSUID{}, err
 		}
 		g.last, g.started = id, true
 		return id, nil
 	}
-	next := g.last.Next()
-	if next.IsZero() {
+	// The same tick as the last ID, or the clock stepped back: go on from
+	// the last ID by a random step of 1 to 2^72.
+	var step [stepSize]byte
+	if err := g.read(step[:]); err != nil {
+		return KSUID{}, err
+	}
+	id = g.last
+	if carry := add(&id, step[:]); carry || add(&id, []byte{1}) {
 		return KSUID{}, &wrapError{msg: "ksuid: monotonic generator passed the largest KSUID", err: ErrOverflow}
 	}
-	g.last = next
-	return next, nil
+	g.last = id
+	return id, nil
 }
 
-// readPayload fills the payload of id. With a custom source the caller
-// holds g.mu.
-func (g *Generator) readPayload(id *KSUID) error {
+// add adds the big-endian number n to id as a 160-bit number and reports
+// whether the sum overflowed; id is then wrapped around.
+func add(id *KSUID, n []byte) (carry bool) {
+	var c uint16
+	j := len(n) - 1
+	for i := Size - 1; i >= 0; i-- {
+		s := uint16(id[i]) + c
+		if j >= 0 {
+			s += uint16(n[j])
+			j--
+		} else if s <= 0xFF {
+			id[i] = byte(s)
+			return false
+		}
+		id[i], c = byte(s), s>>8
+	}
+	return c != 0
+}
+
+// read fills p from the generator's random source. With a custom source
+// the caller holds g.mu.
+func (g *Generator) read(p []byte) error {
 	if g.random == nil {
-		readRandom(id[timestampSize:])
+		readRandom(p)
 		return nil
 	}
-	p, err := g.readCustom()
+	buf, err := g.readCustom(len(p))
 	if err != nil {
 		return err
 	}
-	copy(id[timestampSize:], p[:])
+	copy(p, buf[:])
 	return nil
 }
 
-// readCustom reads a payload from the user's source. It is a function of
-// its own because handing a buffer to an io.Reader moves the buffer to the
-// heap; kept apart, only this path pays for that.
-func (g *Generator) readCustom() (p [PayloadSize]byte, err error) {
-	if _, err := io.ReadFull(g.random, p[:]); err != nil {
-		return p, &wrapError{msg: "ksuid: reading random payload: " + err.Error(), err: err}
+// readCustom reads n bytes, at most PayloadSize, from the user's source.
+// It is a function of its own because handing a buffer to an io.Reader
+// moves the buffer to the heap; kept apart, only this path pays for that.
+// Unlike io.ReadFull, it checks the counts the reader returns (a negative
+// one would panic there) and gives up on a reader that keeps returning
+// nothing.
+func (g *Generator) readCustom(n int) (buf [PayloadSize]byte, err error) {
+	p := buf[:n]
+	for got, empty := 0, 0; got < n; {
+		m, err := g.random.Read(p[got:])
+		if m < 0 || m > n-got {
+			return buf, errors.New("ksuid: random source returned a count of " + strconv.Itoa(m) + " for a read of " + strconv.Itoa(n-got) + " bytes")
+		}
+		got += m
+		if got == n {
+			return buf, nil
+		}
+		if err == io.EOF && got > 0 {
+			err = io.ErrUnexpectedEOF
+		}
+		if err == nil && m == 0 {
+			if empty++; empty == 100 {
+				err = io.ErrNoProgress
+			}
+		}
+		if err != nil {
+			return buf, &wrapError{msg: "ksuid: reading random payload: " + err.Error(), err: err}
+		}
 	}
-	return p, nil
+	return buf, nil
 }

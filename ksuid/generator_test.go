@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/sortid/sortid/ksuid"
@@ -28,10 +29,11 @@ func TestNew(t *testing.T) {
 	}
 }
 
-// TestConcurrentUnique makes 8 x 250,000 IDs at once and checks that
-// none repeats: the lock-free path must not hand out random bytes twice.
+// TestConcurrentUnique makes 8 x 50,000 IDs at once, crossing thousands
+// of refills of the random buffers, and checks that none repeats: the
+// lock-free path must not hand out random bytes twice.
 func TestConcurrentUnique(t *testing.T) {
-	const workers, each = 8, 250_000
+	const workers, each = 8, 50_000
 	for _, tc := range []struct {
 		name string
 		new  func() (ksuid.KSUID, error)
@@ -156,86 +158,64 @@ func TestGeneratorClockOutOfRange(t *testing.T) {
 	}
 }
 
-func TestMonotonicWithinSecond(t *testing.T) {
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	g := ksuid.NewGenerator(ksuid.WithMonotonic(), ksuid.WithClock(fixedClock(at)))
-	prev, err := g.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 100_000 {
-		id, err := g.New()
-		if err != nil {
-			t.Fatal(err)
+
+// negativeReader breaks the io.Reader contract with a negative count.
+type negativeReader struct{}
+
+func (negativeReader) Read([]byte) (int, error) { return -1, nil }
+
+// tooLongReader claims to have read more than it was asked for.
+type tooLongReader struct{}
+
+func (tooLongReader) Read(p []byte) (int, error) { return len(p) + 1, nil }
+
+// emptyReader returns nothing and no error, forever.
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
+func TestGeneratorRandBrokenReader(t *testing.T) {
+	for name, r := range map[string]io.Reader{
+		"negative count": negativeReader{}, "count too large": tooLongReader{}, "no progress": emptyReader{},
+	} {
+		for _, mono := range []bool{false, true} {
+			opts := []ksuid.Option{ksuid.WithRand(r)}
+			if mono {
+				opts = append(opts, ksuid.WithMonotonic())
+			}
+			id, err := ksuid.NewGenerator(opts...).New()
+			if err == nil || !id.IsZero() {
+				t.Errorf("%s (monotonic %v): New() = %v, %v; want an error and no ID", name, mono, id, err)
+			}
 		}
-		if id.Compare(prev) <= 0 {
-			t.Fatalf("%v after %v", id, prev)
-		}
-		if !id.Time().Equal(at) {
-			t.Fatalf("time %v, want %v", id.Time(), at)
-		}
-		prev = id
 	}
 }
 
-// steppingClock returns the times it holds, one per call.
-type steppingClock struct {
-	times []time.Time
-}
-
-func (c *steppingClock) now() time.Time {
-	t := c.times[0]
-	if len(c.times) > 1 {
-		c.times = c.times[1:]
-	}
-	return t
-}
-
-func TestMonotonicClockSteps(t *testing.T) {
-	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	clock := &steppingClock{times: []time.Time{t0, t0.Add(-time.Hour), t0, t0.Add(time.Second)}}
-	g := ksuid.NewGenerator(ksuid.WithMonotonic(), ksuid.WithClock(clock.now))
-	var ids []ksuid.KSUID
-	for range 4 {
-		id, err := g.New()
-		if err != nil {
-			t.Fatal(err)
+// TestNewInSynctestBubble checks that New and a default Generator date IDs
+// by the real clock inside a synctest bubble, whose fake clock (2000-01-01)
+// lies before the KSUID epoch, and that WithClock(time.Now) follows the
+// fake clock and reports it out of range rather than panic.
+func TestNewInSynctestBubble(t *testing.T) {
+	real := time.Now()
+	synctest.Test(t, func(t *testing.T) {
+		if time.Now().Year() != 2000 {
+			t.Fatalf("time.Now() = %v in the bubble; the test expects synctest's fake clock", time.Now())
 		}
-		ids = append(ids, id)
-	}
-	// Clock back an hour, then back to t0: both continue from the first.
-	if ids[1] != ids[0].Next() || ids[2] != ids[1].Next() {
-		t.Errorf("after the clock stepped back: %v %v %v, want consecutive", ids[0], ids[1], ids[2])
-	}
-	if !ids[1].Time().Equal(t0) {
-		t.Errorf("ID made while the clock was behind is dated %v, want %v", ids[1].Time(), t0)
-	}
-	if !ids[3].Time().Equal(t0.Add(time.Second)) || ids[3].Compare(ids[2]) <= 0 {
-		t.Errorf("next second: %v at %v", ids[3], ids[3].Time())
-	}
-}
-
-func TestMonotonicCarryAndOverflow(t *testing.T) {
-	ones := bytes.NewReader(bytes.Repeat([]byte{0xFF}, 64))
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	g := ksuid.NewGenerator(ksuid.WithMonotonic(), ksuid.WithClock(fixedClock(at)), ksuid.WithRand(ones))
-	first, _ := g.New()
-	second, err := g.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !second.Time().Equal(at.Add(time.Second)) || !bytes.Equal(second.Payload(), make([]byte, 16)) {
-		t.Errorf("after %v came %v (time %v); want a carry into the next second", first, second, second.Time())
-	}
-
-	last := time.Date(2150, 6, 19, 23, 21, 35, 0, time.UTC)
-	g = ksuid.NewGenerator(ksuid.WithMonotonic(), ksuid.WithClock(fixedClock(last)),
-		ksuid.WithRand(bytes.NewReader(bytes.Repeat([]byte{0xFF}, 16))))
-	max, err := g.New()
-	if err != nil || max.String() != "aWgEPTl1tmebfsQzFP4bxwgy80V" {
-		t.Fatalf("New() = %v, %v; want the largest KSUID", max, err)
-	}
-	if id, err := g.New(); !errors.Is(err, ksuid.ErrOverflow) || !id.IsZero() {
-		t.Errorf("past the largest KSUID: %v, %v; want ErrOverflow", id, err)
-	}
+		ids := []ksuid.KSUID{ksuid.New()}
+		for _, g := range []*ksuid.Generator{ksuid.NewGenerator(), ksuid.NewGenerator(ksuid.WithMonotonic())} {
+			id, err := g.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		for _, id := range ids {
+			if d := id.Time().Sub(real); d < -2*time.Second || d > 2*time.Second {
+				t.Errorf("ID made in the bubble is dated %v, %v from the real time", id.Time(), d)
+			}
+		}
+		if _, err := ksuid.NewGenerator(ksuid.WithClock(time.Now)).New(); !errors.Is(err, ksuid.ErrTimeRange) {
+			t.Errorf("WithClock(time.Now) in the bubble: error = %v, want ErrTimeRange", err)
+		}
+	})
 }

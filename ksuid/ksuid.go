@@ -54,7 +54,7 @@ var (
 // FromBytes returns the KSUID held in b, which must be exactly 20 bytes.
 func FromBytes(b []byte) (KSUID, error) {
 	if len(b) != Size {
-		return KSUID{}, lengthError("KSUID", len(b), Size)
+		return KSUID{}, lengthError("KSUID", b, Size)
 	}
 	return KSUID(b), nil
 }
@@ -66,7 +66,7 @@ func FromBytes(b []byte) (KSUID, error) {
 // ErrTimeRange.
 func FromParts(t time.Time, payload []byte) (KSUID, error) {
 	if len(payload) != PayloadSize {
-		return KSUID{}, lengthError("payload", len(payload), PayloadSize)
+		return KSUID{}, lengthError("payload", payload, PayloadSize)
 	}
 	id, err := MinAt(t)
 	if err != nil {
@@ -155,24 +155,26 @@ func (id KSUID) Compare(other KSUID) int {
 	return bytes.Compare(id[:], other[:])
 }
 
-// Next returns the KSUID that follows id in sort order: id plus one as a
-// 160-bit number, so a full payload carries into the timestamp. Like
-// netip.Addr.Next, it returns the zero KSUID when id is the largest one.
-func (id KSUID) Next() KSUID {
+// Next returns the KSUID that follows id in sort order, id plus one as a
+// 160-bit number (a full payload carries into the timestamp), and true.
+// For the largest KSUID, which has no successor, it returns id and false.
+func (id KSUID) Next() (KSUID, bool) {
+	next := id
 	for i := Size - 1; i >= 0; i-- {
-		id[i]++
-		if id[i] != 0 {
-			return id
+		next[i]++
+		if next[i] != 0 {
+			return next, true
 		}
 	}
-	return KSUID{}
+	return id, false
 }
 
-// Prev returns the KSUID that precedes id in sort order: id minus one as a
-// 160-bit number. It returns the zero KSUID when id is the zero KSUID.
-func (id KSUID) Prev() KSUID {
+// Prev returns the KSUID that precedes id in sort order, id minus one as
+// a 160-bit number, and true. For the zero KSUID, which has no
+// predecessor, it returns the zero KSUID and false.
+func (id KSUID) Prev() (KSUID, bool) {
 	if id.IsZero() {
-		return id
+		return id, false
 	}
 	for i := Size - 1; i >= 0; i-- {
 		id[i]--
@@ -180,7 +182,7 @@ func (id KSUID) Prev() KSUID {
 			break
 		}
 	}
-	return id
+	return id, true
 }
 
 // String returns the 27-character base62 text form of id.

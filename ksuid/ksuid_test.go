@@ -150,8 +150,8 @@ func TestMaxTextIsLargest(t *testing.T) {
 	if !bytes.Equal(max[:], repeat(0xFF, 20)) {
 		t.Fatalf("max parses to %x", max[:])
 	}
-	if prev := max.Prev(); prev.String() != "aWgEPTl1tmebfsQzFP4bxwgy80U" {
-		t.Errorf("max.Prev() = %s, want aWgEPTl1tmebfsQzFP4bxwgy80U", prev)
+	if prev, ok := max.Prev(); !ok || prev.String() != "aWgEPTl1tmebfsQzFP4bxwgy80U" {
+		t.Errorf("max.Prev() = %s, %v; want aWgEPTl1tmebfsQzFP4bxwgy80U, true", prev, ok)
 	}
 }
 
@@ -169,7 +169,7 @@ func TestFromBytesLength(t *testing.T) {
 			t.Errorf("UnmarshalBinary(%d bytes) error = %v, want ErrInvalidLength", n, err)
 		}
 	}
-	if _, err := ksuid.FromBytes(make([]byte, 19)); err.Error() != "ksuid: invalid KSUID length 19 bytes, want 20" {
+	if _, err := ksuid.FromBytes(make([]byte, 19)); err.Error() != "ksuid: invalid KSUID length: 19 bytes 0x"+strings.Repeat("00", 19)+", want 20 bytes" {
 		t.Errorf("message = %q", err)
 	}
 }
@@ -255,12 +255,12 @@ func TestTimeWindow(t *testing.T) {
 			t.Fatalf("%v outside [%v, %v]", id, lo, hi)
 		}
 	}
-	if !lo.Prev().Time().Equal(second.Add(-time.Second)) {
-		t.Errorf("MinAt(t).Prev() is at %v", lo.Prev().Time())
+	if before, _ := lo.Prev(); !before.Time().Equal(second.Add(-time.Second)) {
+		t.Errorf("MinAt(t).Prev() is at %v", before.Time())
 	}
 	nextLo, _ := ksuid.MinAt(at.Add(time.Second))
-	if hi.Next() != nextLo {
-		t.Errorf("MaxAt(t).Next() = %v, want MinAt(t+1s) = %v", hi.Next(), nextLo)
+	if after, _ := hi.Next(); after != nextLo {
+		t.Errorf("MaxAt(t).Next() = %v, want MinAt(t+1s) = %v", after, nextLo)
 	}
 }
 
@@ -272,29 +272,38 @@ func randomPayload(t testing.TB) []byte {
 	return p
 }
 
+// TestNextPrev checks the 160-bit successor and predecessor, and that
+// neither wraps around at the ends of the range.
 func TestNextPrev(t *testing.T) {
 	var zero ksuid.KSUID
 	max := ksuid.MustParse("aWgEPTl1tmebfsQzFP4bxwgy80V")
-	if got := max.Next(); !got.IsZero() {
-		t.Errorf("max.Next() = %v, want zero", got)
+	if got, ok := max.Next(); ok || got != max {
+		t.Errorf("max.Next() = %v, %v; want max, false", got, ok)
 	}
-	if got := zero.Prev(); !got.IsZero() {
-		t.Errorf("zero.Prev() = %v, want zero", got)
+	if got, ok := zero.Prev(); ok || !got.IsZero() {
+		t.Errorf("zero.Prev() = %v, %v; want zero, false", got, ok)
 	}
-	if got := zero.Next().String(); got != "000000000000000000000000001" {
-		t.Errorf("zero.Next() = %s", got)
+	if got, ok := zero.Next(); !ok || got.String() != "000000000000000000000000001" {
+		t.Errorf("zero.Next() = %s, %v", got, ok)
 	}
 	carry, _ := ksuid.FromBytes(append([]byte{0, 0, 0, 1}, repeat(0xFF, 16)...))
 	want, _ := ksuid.FromBytes(append([]byte{0, 0, 0, 2}, make([]byte, 16)...))
-	if carry.Next() != want || want.Prev() != carry {
-		t.Errorf("carry: %v.Next() = %v, want %v", carry, carry.Next(), want)
+	next, ok1 := carry.Next()
+	prev, ok2 := want.Prev()
+	if next != want || prev != carry || !ok1 || !ok2 {
+		t.Errorf("carry: %v.Next() = %v, %v; %v.Prev() = %v, %v", carry, next, ok1, want, prev, ok2)
 	}
 	for range 1000 {
 		id := ksuid.New()
-		if id.Next().Prev() != id || id.Prev().Next() != id {
-			t.Fatalf("Next/Prev do not invert at %v", id)
+		next, _ := id.Next()
+		prev, _ := id.Prev()
+		if back, _ := next.Prev(); back != id {
+			t.Fatalf("Next then Prev of %v gave %v", id, back)
 		}
-		if id.Next().Compare(id) != 1 || id.Prev().Compare(id) != -1 {
+		if back, _ := prev.Next(); back != id {
+			t.Fatalf("Prev then Next of %v gave %v", id, back)
+		}
+		if next.Compare(id) != 1 || prev.Compare(id) != -1 {
 			t.Fatalf("Next/Prev out of order at %v", id)
 		}
 	}
@@ -434,8 +443,8 @@ func TestJSON(t *testing.T) {
 			t.Errorf("json.Unmarshal(%s) error = %v", bad, err)
 		}
 	}
-	if err := json.Unmarshal([]byte(`{"id":12}`), &back); err == nil {
-		t.Error("json.Unmarshal of a number succeeded")
+	if err := json.Unmarshal([]byte(`{"id":12}`), &back); !errors.Is(err, ksuid.ErrInvalidJSON) {
+		t.Errorf("json.Unmarshal of a number: error = %v, want ErrInvalidJSON", err)
 	}
 	// Map keys use the text form too.
 	m, err := json.Marshal(map[ksuid.KSUID]int{id: 1})

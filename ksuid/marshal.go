@@ -1,5 +1,12 @@
 package ksuid
 
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/sortid/sortid/internal/excerpt"
+)
+
 // AppendText appends the text form of id to b. It implements
 // encoding.TextAppender and never returns an error.
 func (id KSUID) AppendText(b []byte) ([]byte, error) {
@@ -48,4 +55,43 @@ func (id *KSUID) UnmarshalBinary(data []byte) error {
 	}
 	*id = v
 	return nil
+}
+
+// UnmarshalJSON sets id from a JSON string holding the text form, as
+// Parse does. JSON null leaves id unchanged, as encoding/json does for
+// types without this method. Any other JSON value is an error wrapping
+// ErrInvalidJSON; on error id is left unchanged.
+func (id *KSUID) UnmarshalJSON(data []byte) error {
+	v, null, err := parseJSON(data, "KSUID")
+	if err != nil || null {
+		return err
+	}
+	*id = v
+	return nil
+}
+
+// parseJSON reads a KSUID from a JSON string, or reports JSON null. into
+// names the Go type for the error message.
+func parseJSON(data []byte, into string) (id KSUID, null bool, err error) {
+	data = bytes.TrimSpace(data)
+	if string(data) == "null" {
+		return KSUID{}, true, nil
+	}
+	// A KSUID's text needs no escapes, so the common case is 29 bytes
+	// between quotes, read without a copy.
+	if len(data) == EncodedLen+2 && data[0] == '"' && data[len(data)-1] == '"' && bytes.IndexByte(data, '\\') < 0 {
+		id, err = parse(data[1 : len(data)-1])
+		return id, false, err
+	}
+	if len(data) > 0 && data[0] == '"' {
+		var s string
+		if json.Unmarshal(data, &s) == nil {
+			id, err = parse(s)
+			return id, false, err
+		}
+	}
+	return KSUID{}, false, &wrapError{
+		msg: "ksuid: cannot unmarshal JSON " + excerpt.Text(data) + " into " + into + ": want a string or null",
+		err: ErrInvalidJSON,
+	}
 }

@@ -2,10 +2,12 @@ package ksuid
 
 import (
 	"database/sql/driver"
-	"encoding/json"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/sortid/sortid/internal/excerpt"
 )
 
 // Value implements driver.Valuer: a KSUID goes to a database/sql driver as
@@ -19,7 +21,7 @@ func (id KSUID) Value() (driver.Value, error) {
 // Scan implements sql.Scanner. It accepts the text form as a string or
 // []byte of 27 characters, and the binary form as a []byte of exactly 20
 // bytes. Anything else, NULL included, is an error that names the source
-// type and length, and leaves id unchanged. Scan into NullKSUID or *KSUID
+// type and value, and leaves id unchanged. Scan into NullKSUID or *KSUID
 // where a column may be NULL.
 func (id *KSUID) Scan(src any) error {
 	var (
@@ -36,38 +38,35 @@ func (id *KSUID) Scan(src any) error {
 		case EncodedLen:
 			v, err = parse(s)
 		default:
-			return scanError(src, len(s), ErrInvalidLength, "want 20 bytes or 27 characters")
+			return scanError(src, ErrInvalidLength, "want 20 bytes or 27 characters")
 		}
 	case nil:
 		return &wrapError{msg: "ksuid: cannot scan NULL into KSUID; use NullKSUID or *KSUID", err: ErrNull}
 	default:
-		return scanError(src, -1, ErrUnsupportedType, "want string or []byte")
+		return scanError(src, ErrUnsupportedType, "want string or []byte")
 	}
 	if err != nil {
-		return scanError(src, lengthOf(src), err, strings.TrimPrefix(err.Error(), "ksuid: "))
+		return scanError(src, err, strings.TrimPrefix(err.Error(), "ksuid: "))
 	}
 	*id = v
 	return nil
 }
 
-func lengthOf(src any) int {
+// scanError describes a value Scan rejects by its Go type and, bounded,
+// its value.
+func scanError(src any, cause error, detail string) error {
+	var what string
 	switch s := src.(type) {
-	case string:
-		return len(s)
 	case []byte:
-		return len(s)
-	}
-	return -1
-}
-
-// scanError describes a value Scan rejects by its Go type and length.
-func scanError(src any, n int, cause error, detail string) error {
-	what := reflect.TypeOf(src).String()
-	if _, ok := src.([]byte); ok {
-		what = "[]byte" // rather than []uint8
-	}
-	if n >= 0 {
-		what += " of length " + strconv.Itoa(n)
+		if cause == ErrInvalidLength {
+			what = "[]byte of " + excerpt.Bytes(s)
+		} else {
+			what = "[]byte of length " + strconv.Itoa(len(s)) // the detail quotes the text
+		}
+	case string:
+		what = "string of length " + strconv.Itoa(len(s))
+	default:
+		what = reflect.TypeOf(src).String() + " " + excerpt.Text(fmt.Sprint(src))
 	}
 	return &wrapError{msg: "ksuid: cannot scan " + what + " into KSUID: " + detail, err: cause}
 }
@@ -122,20 +121,17 @@ func (n NullKSUID) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads null as an invalid NullKSUID and a JSON string as a
-// KSUID. On error n is left unchanged.
+// KSUID. Any other JSON value is an error wrapping ErrInvalidJSON. On
+// error n is left unchanged.
 func (n *NullKSUID) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		*n = NullKSUID{}
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return &wrapError{msg: "ksuid: cannot unmarshal JSON " + quote(string(data)) + " into NullKSUID: want a string or null", err: ErrUnsupportedType}
-	}
-	id, err := parse(s)
-	if err != nil {
+	id, null, err := parseJSON(data, "NullKSUID")
+	switch {
+	case err != nil:
 		return err
+	case null:
+		*n = NullKSUID{}
+	default:
+		*n = NullKSUID{KSUID: id, Valid: true}
 	}
-	*n = NullKSUID{KSUID: id, Valid: true}
 	return nil
 }

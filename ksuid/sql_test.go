@@ -56,14 +56,14 @@ func TestScanErrors(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{make([]byte, 19), ksuid.ErrInvalidLength, "ksuid: cannot scan []byte of length 19 into KSUID: want 20 bytes or 27 characters"},
-		{[]byte{}, ksuid.ErrInvalidLength, "ksuid: cannot scan []byte of length 0 into KSUID: want 20 bytes or 27 characters"},
+		{make([]byte, 19), ksuid.ErrInvalidLength, "ksuid: cannot scan []byte of 19 bytes 0x00000000000000000000000000000000000000 into KSUID: want 20 bytes or 27 characters"},
+		{[]byte{}, ksuid.ErrInvalidLength, "ksuid: cannot scan []byte of 0 bytes into KSUID: want 20 bytes or 27 characters"},
 		{"0qjBB", ksuid.ErrInvalidLength, `ksuid: cannot scan string of length 5 into KSUID: parsing "0qjBB": invalid length 5, want 27`},
 		{"0qjBBlJIfbVLK-nJn4xpLGDr00e", ksuid.ErrInvalidCharacter, `ksuid: cannot scan string of length 27 into KSUID: parsing "0qjBBlJIfbVLK-nJn4xpLGDr00e": invalid character '-' at offset 13`},
 		{[]byte("zzzzzzzzzzzzzzzzzzzzzzzzzzz"), ksuid.ErrOverflow, `ksuid: cannot scan []byte of length 27 into KSUID: parsing "zzzzzzzzzzzzzzzzzzzzzzzzzzz": value above the largest KSUID aWgEPTl1tmebfsQzFP4bxwgy80V`},
 		{nil, ksuid.ErrNull, "ksuid: cannot scan NULL into KSUID; use NullKSUID or *KSUID"},
-		{int64(7), ksuid.ErrUnsupportedType, "ksuid: cannot scan int64 into KSUID: want string or []byte"},
-		{time.Time{}, ksuid.ErrUnsupportedType, "ksuid: cannot scan time.Time into KSUID: want string or []byte"},
+		{int64(7), ksuid.ErrUnsupportedType, `ksuid: cannot scan int64 "7" into KSUID: want string or []byte`},
+		{time.Time{}, ksuid.ErrUnsupportedType, `ksuid: cannot scan time.Time "0001-01-01 00:00:00 +0000 UTC" into KSUID: want string or []byte`},
 	} {
 		got := keep
 		err := got.Scan(tc.src)

@@ -1,6 +1,10 @@
 package objectid
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/sortid/sortid/internal/excerpt"
+)
 
 // BSON type codes, from the BSON specification (bsonspec.org).
 const (
@@ -25,14 +29,14 @@ func (id *ObjectID) UnmarshalBSONValue(typ byte, data []byte) error {
 	switch typ {
 	case bsonObjectID:
 		if len(data) != Size {
-			return &wrapError{msg: "objectid: malformed BSON ObjectId of " + strconv.Itoa(len(data)) + " bytes", err: ErrInvalidLength}
+			return &wrapError{msg: "objectid: malformed BSON ObjectId of " + excerpt.Bytes(data) + ": want 12 bytes", err: ErrInvalidLength}
 		}
 		*id = ObjectID(data)
 		return nil
 	case bsonNull:
 		return &wrapError{msg: "objectid: cannot decode BSON null into ObjectID; use NullObjectID or *ObjectID", err: ErrNull}
 	}
-	return &wrapError{msg: "objectid: cannot decode BSON " + bsonTypeName(typ) + " into ObjectID: want ObjectId", err: ErrUnsupportedType}
+	return &wrapError{msg: "objectid: cannot decode BSON " + bsonTypeName(typ) + " value of " + excerpt.Bytes(data) + " into ObjectID: want ObjectId", err: ErrUnsupportedType}
 }
 
 // MarshalBSONValue writes BSON null when n is not valid, otherwise the

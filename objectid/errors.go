@@ -5,10 +5,12 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sortid/sortid/internal/excerpt"
 )
 
-// Sentinel errors that every error from this package wraps, for use with
-// errors.Is.
+// Sentinel errors. Every error about an input or an ID's value wraps one
+// of them, for use with errors.Is.
 var (
 	// ErrInvalidLength means the input is not 24 hex characters of text or
 	// 12 bytes of binary.
@@ -21,6 +23,10 @@ var (
 	// ErrTimeRange means a time lies outside what an ObjectID can hold,
 	// 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z.
 	ErrTimeRange = errors.New("objectid: time out of range")
+
+	// ErrOverflow means a generator has used up the 2^24 counter values
+	// of a second: one more ID for that second would repeat one.
+	ErrOverflow = errors.New("objectid: counter values used up")
 
 	// ErrInvalidJSON means JSON input is neither a string, null, nor an
 	// Extended JSON object {"$oid": "..."}.
@@ -35,9 +41,6 @@ var (
 	ErrUnsupportedType = errors.New("objectid: unsupported type")
 )
 
-// maxQuoted bounds how much of a rejected input an error message repeats.
-const maxQuoted = 64
-
 // ParseError reports text that is not an ObjectID. It wraps
 // ErrInvalidLength or ErrInvalidCharacter.
 type ParseError struct {
@@ -46,30 +49,36 @@ type ParseError struct {
 	Err    error  // the cause
 }
 
+// Error describes the rejected text, quoting at most its first 64 bytes,
+// and the reason. It does not panic for any field values, so a
+// ParseError made by hand is safe to print.
 func (e *ParseError) Error() string {
-	msg := "objectid: parsing " + quote(e.Input) + ": "
-	switch e.Err {
-	case ErrInvalidLength:
+	if e == nil {
+		return "objectid: <nil ParseError>"
+	}
+	msg := "objectid: parsing " + excerpt.Text(e.Input) + ": "
+	switch {
+	case e.Err == ErrInvalidLength:
 		return msg + "invalid length " + strconv.Itoa(len(e.Input)) + ", want " + strconv.Itoa(EncodedLen)
-	case ErrInvalidCharacter:
+	case e.Err == ErrInvalidCharacter && e.Offset >= 0 && e.Offset < len(e.Input):
 		r, size := utf8.DecodeRuneInString(e.Input[e.Offset:])
 		char := strconv.QuoteRune(r)
 		if r == utf8.RuneError && size <= 1 {
 			char = "byte 0x" + strconv.FormatUint(uint64(e.Input[e.Offset]), 16)
 		}
 		return msg + "invalid character " + char + " at offset " + strconv.Itoa(e.Offset)
+	case e.Err == nil:
+		return msg + "invalid ObjectID"
 	}
 	return msg + e.Err.Error()
 }
 
 // Unwrap returns the cause, for errors.Is.
-func (e *ParseError) Unwrap() error { return e.Err }
-
-func quote(s string) string {
-	if len(s) > maxQuoted {
-		return strconv.Quote(s[:maxQuoted]) + "..."
+func (e *ParseError) Unwrap() error {
+	if e == nil {
+		return nil
 	}
-	return strconv.Quote(s)
+	return e.Err
 }
 
 // wrapError is an error with its own message around a sentinel, so that
@@ -82,9 +91,9 @@ type wrapError struct {
 func (e *wrapError) Error() string { return e.msg }
 func (e *wrapError) Unwrap() error { return e.err }
 
-func lengthError(got int) error {
+func lengthError(b []byte) error {
 	return &wrapError{
-		msg: "objectid: invalid length " + strconv.Itoa(got) + " bytes, want " + strconv.Itoa(Size),
+		msg: "objectid: invalid ObjectID length: " + excerpt.Bytes(b) + ", want " + strconv.Itoa(Size) + " bytes",
 		err: ErrInvalidLength,
 	}
 }

@@ -100,3 +100,44 @@ func FuzzUnmarshalJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseErrorMessage checks that ParseError.Error never panics,
+// whatever a caller puts in its exported fields.
+func FuzzParseErrorMessage(f *testing.F) {
+	f.Add("60c468e6101bf215dc9fa83g", 23, byte(1))
+	f.Add("", -1, byte(0))
+	f.Add("abc", 99, byte(1))
+	f.Fuzz(func(t *testing.T, input string, offset int, cause byte) {
+		errs := []error{nil, objectid.ErrInvalidCharacter, objectid.ErrInvalidLength, errors.New("other")}
+		e := &objectid.ParseError{Input: input, Offset: offset, Err: errs[int(cause)%len(errs)]}
+		if msg := e.Error(); len(msg) > 300 {
+			t.Fatalf("message of %d bytes", len(msg))
+		}
+	})
+}
+
+func FuzzScan(f *testing.F) {
+	f.Add([]byte("60c468e6101bf215dc9fa835"))
+	f.Add([]byte("60C468E6101BF215DC9FA835"))
+	f.Add(make([]byte, 12))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		keep := objectid.MustParse("60c468e6101bf215dc9fa835")
+		id := keep
+		err := id.Scan(b)
+		switch {
+		case err != nil:
+			if id != keep {
+				t.Fatalf("%q: receiver changed on error", b)
+			}
+		case len(b) == objectid.Size:
+			if !bytes.Equal(id[:], b) {
+				t.Fatalf("%x scanned as %v", b, id)
+			}
+		default:
+			if !strings.EqualFold(id.String(), string(b)) {
+				t.Fatalf("%q scanned as %v", b, id)
+			}
+		}
+	})
+}

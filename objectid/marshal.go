@@ -3,6 +3,8 @@ package objectid
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/sortid/sortid/internal/excerpt"
 )
 
 // AppendText appends the lowercase hex form of id to b. It implements
@@ -90,7 +92,7 @@ func (id *ObjectID) UnmarshalJSON(data []byte) error {
 
 func jsonError(data []byte) error {
 	return &wrapError{
-		msg: "objectid: invalid JSON " + quote(string(data)) + `: want a string of 24 hex digits or {"$oid": "<24 hex digits>"}`,
+		msg: "objectid: invalid JSON " + excerpt.Text(data) + `: want a string of 24 hex digits or {"$oid": "<24 hex digits>"}`,
 		err: ErrInvalidJSON,
 	}
 }

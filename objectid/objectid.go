@@ -38,7 +38,7 @@ const (
 // bytes.
 func FromBytes(b []byte) (ObjectID, error) {
 	if len(b) != Size {
-		return ObjectID{}, lengthError(len(b))
+		return ObjectID{}, lengthError(b)
 	}
 	return ObjectID(b), nil
 }
@@ -144,24 +144,26 @@ func (id ObjectID) Compare(other ObjectID) int {
 	return bytes.Compare(id[:], other[:])
 }
 
-// Next returns the ObjectID that follows id in sort order: id plus one as
-// a 96-bit number. Like netip.Addr.Next, it returns the zero ObjectID when
-// id is the largest one.
-func (id ObjectID) Next() ObjectID {
+// Next returns the ObjectID that follows id in sort order, id plus one as
+// a 96-bit number, and true. For the largest ObjectID, which has no
+// successor, it returns id and false.
+func (id ObjectID) Next() (ObjectID, bool) {
+	next := id
 	for i := Size - 1; i >= 0; i-- {
-		id[i]++
-		if id[i] != 0 {
-			return id
+		next[i]++
+		if next[i] != 0 {
+			return next, true
 		}
 	}
-	return ObjectID{}
+	return id, false
 }
 
-// Prev returns the ObjectID that precedes id in sort order. It returns the
-// zero ObjectID when id is the zero ObjectID.
-func (id ObjectID) Prev() ObjectID {
+// Prev returns the ObjectID that precedes id in sort order, id minus one
+// as a 96-bit number, and true. For the zero ObjectID, which has no
+// predecessor, it returns the zero ObjectID and false.
+func (id ObjectID) Prev() (ObjectID, bool) {
 	if id.IsZero() {
-		return id
+		return id, false
 	}
 	for i := Size - 1; i >= 0; i-- {
 		id[i]--
@@ -169,7 +171,7 @@ func (id ObjectID) Prev() ObjectID {
 			break
 		}
 	}
-	return id
+	return id, true
 }
 
 // String returns the 24-character lowercase hex form of id.

@@ -3,9 +3,12 @@ package objectid
 import (
 	"bytes"
 	"database/sql/driver"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/sortid/sortid/internal/excerpt"
 )
 
 // Value implements driver.Valuer: an ObjectID goes to a database/sql
@@ -20,8 +23,8 @@ func (id ObjectID) Value() (driver.Value, error) {
 // Scan implements sql.Scanner. It accepts the text form as a string or
 // []byte of 24 hex digits, and the binary form as a []byte of exactly 12
 // bytes. Anything else, NULL included, is an error that names the source
-// type and length, and leaves id unchanged. Scan into NullObjectID or *ObjectID
-// where a column may be NULL.
+// type and value, and leaves id unchanged. Scan into NullObjectID or
+// *ObjectID where a column may be NULL.
 func (id *ObjectID) Scan(src any) error {
 	var (
 		v   ObjectID
@@ -37,38 +40,35 @@ func (id *ObjectID) Scan(src any) error {
 		case EncodedLen:
 			v, err = parse(s)
 		default:
-			return scanError(src, len(s), ErrInvalidLength, "want 12 bytes or 24 hex digits")
+			return scanError(src, ErrInvalidLength, "want 12 bytes or 24 hex digits")
 		}
 	case nil:
 		return &wrapError{msg: "objectid: cannot scan NULL into ObjectID; use NullObjectID or *ObjectID", err: ErrNull}
 	default:
-		return scanError(src, -1, ErrUnsupportedType, "want string or []byte")
+		return scanError(src, ErrUnsupportedType, "want string or []byte")
 	}
 	if err != nil {
-		return scanError(src, lengthOf(src), err, strings.TrimPrefix(err.Error(), "objectid: "))
+		return scanError(src, err, strings.TrimPrefix(err.Error(), "objectid: "))
 	}
 	*id = v
 	return nil
 }
 
-func lengthOf(src any) int {
+// scanError describes a value Scan rejects by its Go type and, bounded,
+// its value.
+func scanError(src any, cause error, detail string) error {
+	var what string
 	switch s := src.(type) {
-	case string:
-		return len(s)
 	case []byte:
-		return len(s)
-	}
-	return -1
-}
-
-// scanError describes a value Scan rejects by its Go type and length.
-func scanError(src any, n int, cause error, detail string) error {
-	what := reflect.TypeOf(src).String()
-	if _, ok := src.([]byte); ok {
-		what = "[]byte" // rather than []uint8
-	}
-	if n >= 0 {
-		what += " of length " + strconv.Itoa(n)
+		if cause == ErrInvalidLength {
+			what = "[]byte of " + excerpt.Bytes(s)
+		} else {
+			what = "[]byte of length " + strconv.Itoa(len(s)) // the detail quotes the text
+		}
+	case string:
+		what = "string of length " + strconv.Itoa(len(s))
+	default:
+		what = reflect.TypeOf(src).String() + " " + excerpt.Text(fmt.Sprint(src))
 	}
 	return &wrapError{msg: "objectid: cannot scan " + what + " into ObjectID: " + detail, err: cause}
 }

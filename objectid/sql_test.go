@@ -43,10 +43,10 @@ func TestScanErrors(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{make([]byte, 11), objectid.ErrInvalidLength, "objectid: cannot scan []byte of length 11 into ObjectID: want 12 bytes or 24 hex digits"},
+		{make([]byte, 11), objectid.ErrInvalidLength, "objectid: cannot scan []byte of 11 bytes 0x0000000000000000000000 into ObjectID: want 12 bytes or 24 hex digits"},
 		{"60c468e6101bf215dc9fa83g", objectid.ErrInvalidCharacter, `objectid: cannot scan string of length 24 into ObjectID: parsing "60c468e6101bf215dc9fa83g": invalid character 'g' at offset 23`},
 		{nil, objectid.ErrNull, "objectid: cannot scan NULL into ObjectID; use NullObjectID or *ObjectID"},
-		{3.5, objectid.ErrUnsupportedType, "objectid: cannot scan float64 into ObjectID: want string or []byte"},
+		{3.5, objectid.ErrUnsupportedType, `objectid: cannot scan float64 "3.5" into ObjectID: want string or []byte`},
 	} {
 		got := keep
 		err := got.Scan(tc.src)

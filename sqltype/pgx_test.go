@@ -92,7 +92,8 @@ func TestWithoutRegister(t *testing.T) {
 
 func TestEncodeArrays(t *testing.T) {
 	m := newMap()
-	ids := []ksuid.KSUID{testKSUID, testKSUID.Next()}
+	next, _ := testKSUID.Next()
+	ids := []ksuid.KSUID{testKSUID, next}
 
 	buf := encode(t, m, pgtype.TextArrayOID, pgtype.BinaryFormatCode, ids)
 	var texts []string
