@@ -36,6 +36,22 @@ func BenchmarkKSUIDNew(b *testing.B) {
 	})
 }
 
+// BenchmarkKSUIDNewMonotonic compares a monotonic generator, which reads
+// the clock to the nanosecond and takes a lock, with segmentio's New.
+func BenchmarkKSUIDNewMonotonic(b *testing.B) {
+	b.Run("sortid", func(b *testing.B) {
+		g := ksuid.NewGenerator(ksuid.WithMonotonic())
+		for b.Loop() {
+			sinkKSUID, _ = g.New()
+		}
+	})
+	b.Run("segmentio", func(b *testing.B) {
+		for b.Loop() {
+			sinkSegmentio = segmentio.New()
+		}
+	})
+}
+
 func BenchmarkKSUIDNewParallel(b *testing.B) {
 	b.Run("sortid", func(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {

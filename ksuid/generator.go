@@ -1,7 +1,7 @@
 package ksuid
 
 import (
-	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"strconv"
@@ -43,9 +43,11 @@ type Generator struct {
 	now       func() time.Time // nil: the system's real-time clock
 	monotonic bool
 
-	mu      sync.Mutex // serializes reads from random; guards last and started
-	last    KSUID      // the latest ID of a monotonic generator
-	started bool       // whether last holds an ID
+	mu       sync.Mutex   // serializes reads from random; guards last, started and block
+	last     KSUID        // the latest ID of a monotonic generator
+	lastTick uint64       // the first 7 bytes of last: timestamp and fraction
+	started  bool         // whether last holds an ID
+	block    *randomBlock // a monotonic generator's own crypto/rand bytes
 }
 
 // An Option configures a Generator.
@@ -158,17 +160,19 @@ func (g *Generator) New() (KSUID, error) {
 }
 
 func (g *Generator) nextMonotonic(ts uint32, nsec int32) (KSUID, error) {
-	id := withTimestamp(ts)
-	frac := uint32(uint64(nsec) << 24 / 1e9)
-	id[4], id[5], id[6] = byte(frac>>16), byte(frac>>8), byte(frac)
+	// The tick: the timestamp and the fraction of the second in units of
+	// 2^-24 s, the first 7 bytes of the ID as one number.
+	tick := uint64(ts)<<24 | uint64(nsec)<<24/1e9
 
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.started || bytes.Compare(id[:tickPrefix], g.last[:tickPrefix]) > 0 {
+	if !g.started || tick > g.lastTick {
+		var id KSUID
+		binary.BigEndian.PutUint64(id[:8], tick<<8)
 		if err := g.read(id[tickPrefix:]); err != nil {
 			return KSUID{}, err
 		}
-		g.last, g.started = id, true
+		g.last, g.lastTick, g.started = id, tick, true
 		return id, nil
 	}
 	// The same tick as the last ID, or the clock stepped back: go on from
@@ -177,11 +181,11 @@ func (g *Generator) nextMonotonic(ts uint32, nsec int32) (KSUID, error) {
 	if err := g.read(step[:]); err != nil {
 		return KSUID{}, err
 	}
-	id = g.last
+	id := g.last
 	if carry := add(&id, step[:]); carry || add(&id, []byte{1}) {
 		return KSUID{}, &wrapError{msg: "ksuid: monotonic generator passed the largest KSUID", err: ErrOverflow}
 	}
-	g.last = id
+	g.last, g.lastTick = id, binary.BigEndian.Uint64(id[:8])>>8
 	return id, nil
 }
 
@@ -204,11 +208,20 @@ func add(id *KSUID, n []byte) (carry bool) {
 	return c != 0
 }
 
-// read fills p from the generator's random source. With a custom source
-// the caller holds g.mu.
+// read fills p from the generator's random source. With a custom source,
+// and in a monotonic generator, the caller holds g.mu.
 func (g *Generator) read(p []byte) error {
 	if g.random == nil {
-		readRandom(p)
+		if !g.monotonic {
+			readRandom(p)
+			return nil
+		}
+		// Calls are serialized already: a block of its own spares the
+		// generator the shared pool.
+		if g.block == nil {
+			g.block = &randomBlock{off: randomBlockSize}
+		}
+		g.block.read(p)
 		return nil
 	}
 	buf, err := g.readCustom(len(p))

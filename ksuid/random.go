@@ -28,10 +28,16 @@ var randomBlocks = sync.Pool{
 // rather than return weak bytes), so neither does readRandom.
 func readRandom(p []byte) {
 	b := randomBlocks.Get().(*randomBlock)
+	b.read(p)
+	randomBlocks.Put(b)
+}
+
+// read fills p, at most randomBlockSize bytes, from the block, refilling
+// it from crypto/rand when it holds too few.
+func (b *randomBlock) read(p []byte) {
 	if b.off+len(p) > randomBlockSize {
 		rand.Read(b.buf[:])
 		b.off = 0
 	}
 	b.off += copy(p, b.buf[b.off:])
-	randomBlocks.Put(b)
 }

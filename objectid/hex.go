@@ -2,20 +2,22 @@ package objectid
 
 const hexDigits = "0123456789abcdef"
 
-// invalidNibble marks bytes that are not hex digits in nibbleValues.
-const invalidNibble = 0xFF
-
-// nibbleValues maps a byte to its hex value, either case, or invalidNibble.
-var nibbleValues = func() (t [256]byte) {
-	for i := range t {
-		t[i] = invalidNibble
+// hiDigit and loDigit map a byte to its hex value, either case, as the
+// high or the low nibble of a byte; a byte that is not a hex digit maps to
+// notHex, which no OR of valid digits reaches.
+var hiDigit, loDigit = func() (hi, lo [256]uint16) {
+	for i := range hi {
+		hi[i], lo[i] = notHex, notHex
 	}
 	for i := range 16 {
-		t["0123456789abcdef"[i]] = byte(i)
-		t["0123456789ABCDEF"[i]] = byte(i)
+		for _, digits := range []string{hexDigits, "0123456789ABCDEF"} {
+			hi[digits[i]], lo[digits[i]] = uint16(i)<<4, uint16(i)
+		}
 	}
-	return t
+	return hi, lo
 }()
+
+const notHex = 0x100
 
 func encode(dst *[EncodedLen]byte, id *ObjectID) {
 	for i, b := range id {
@@ -25,22 +27,27 @@ func encode(dst *[EncodedLen]byte, id *ObjectID) {
 }
 
 // parse serves Parse and UnmarshalText without converting []byte input to
-// a string, so that the success path does not allocate.
+// a string, so that the success path does not allocate. It decodes all 24
+// digits before it checks any, and looks for the offending one only when
+// the check fails.
 func parse[T string | []byte](s T) (ObjectID, error) {
 	if len(s) != EncodedLen {
 		return ObjectID{}, &ParseError{Input: string(s), Offset: -1, Err: ErrInvalidLength}
 	}
+	text := [EncodedLen]byte([]byte(s))
 	var id ObjectID
+	var seen uint16
 	for i := range id {
-		hi, lo := nibbleValues[s[2*i]], nibbleValues[s[2*i+1]]
-		if hi == invalidNibble || lo == invalidNibble {
-			bad := 2 * i
-			if hi != invalidNibble {
-				bad++
-			}
-			return ObjectID{}, &ParseError{Input: string(s), Offset: bad, Err: ErrInvalidCharacter}
+		b := hiDigit[text[2*i]] | loDigit[text[2*i+1]]
+		seen |= b
+		id[i] = byte(b)
+	}
+	if seen >= notHex {
+		bad := 0
+		for loDigit[text[bad]] != notHex {
+			bad++
 		}
-		id[i] = hi<<4 | lo
+		return ObjectID{}, &ParseError{Input: string(s), Offset: bad, Err: ErrInvalidCharacter}
 	}
 	return id, nil
 }

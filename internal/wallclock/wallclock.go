@@ -8,24 +8,15 @@
 // IDs made elsewhere, so they are dated by the real clock everywhere.
 // Code that wants IDs dated by another clock, the fake one included,
 // passes it to a generator's WithClock option.
+//
+// On linux/amd64 it reads the clock with gettimeofday, which the kernel
+// answers in user space (vDSO) in half the time of time.Now; elsewhere it
+// uses the runtime's wall clock without the bubble's fake time.
 package wallclock
 
-import (
-	_ "unsafe" // for go:linkname
-)
-
-// now is the runtime's wall clock without the synctest bubble's fake
-// time: time.now, which the Go project keeps for outside callers
-// (go.dev/issue/67401: "Do not remove or change the type signature").
-// Unlike syscall.Gettimeofday, it goes through the vDSO on every Linux
-// architecture and has nanosecond resolution.
-//
-//go:linkname now time.now
-func now() (sec int64, nsec int32, mono int64)
-
 // Now returns the current Unix time as whole seconds and nanoseconds
-// within the second.
+// within the second. Its resolution is a microsecond on linux/amd64 and a
+// nanosecond elsewhere.
 func Now() (sec int64, nsec int32) {
-	sec, nsec, _ = now()
-	return sec, nsec
+	return now()
 }
