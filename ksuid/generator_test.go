@@ -158,7 +158,6 @@ func TestGeneratorClockOutOfRange(t *testing.T) {
 	}
 }
 
-
 // negativeReader breaks the io.Reader contract with a negative count.
 type negativeReader struct{}
 
