@@ -15,10 +15,20 @@
 // Save of a new record, FirstOrCreate, embedded structs, associations
 // created with their parent) it assigns a new ID to each zero field of type
 // ksuid.KSUID, *ksuid.KSUID, objectid.ObjectID or *objectid.ObjectID that
-// is a primary key or tagged `sortid:"auto"`. An ID set by the caller, or
-// by a BeforeCreate hook, is left alone. Create(map[string]any{...}) on a
-// model gets the new ID under the column name unless the map sets it.
-// Create of a value that is not a pointer is a gorm.ErrInvalidValue error.
+// is a primary key or tagged `sortid:"auto"`; a pointer to the zero ID
+// counts as zero, and gets a new pointer rather than a write through the
+// caller's. An ID set by the caller, or by a BeforeCreate hook, is left
+// alone. Create(map[string]any{...}) on a model gets the new ID under the
+// column name unless the map sets it. Create of a value that is not a
+// pointer is a gorm.ErrInvalidValue error. Inputs the plugin does not
+// handle (a nil element or a nil map, say) are left to GORM, which then
+// does what it does without the plugin.
+//
+// KSUIDs come from a monotonic generator by default: ordered to a
+// fraction of a second, also across application instances, and each a
+// random step of up to 2^72 from its neighbour, so they are safe in URLs.
+// ObjectIDs come from objectid.New. WithGenerator and
+// WithObjectIDGenerator replace either.
 //
 // AutoMigrate gives ID fields without a `gorm:"type:..."` tag a column that
 // keeps time order under ORDER BY, whatever the database's default
