@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sortid/sortid/internal/excerpt"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
 )
@@ -147,5 +148,5 @@ func inspect(s string) (Info, error) {
 			Legacy: &Legacy{Machine: fmt.Sprintf("%06x", legacy.Machine), PID: legacy.PID, Counter: legacy.Counter},
 		}, nil
 	}
-	return Info{}, fmt.Errorf("%q is not an ID: a KSUID is 27 base62 characters and an ObjectID 24 hex digits, this is %d characters", s, len(in))
+	return Info{}, fmt.Errorf("%s is not an ID: a KSUID is 27 base62 characters and an ObjectID 24 hex digits, this is %d characters", excerpt.Text(s), len(in))
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/sortid/sortid/internal/excerpt"
 )
 
 // runInspect decodes each ID given, or each line of stdin, and goes on
@@ -40,17 +42,45 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return code
 	}
-	sc := bufio.NewScanner(stdin)
-	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); line != "" {
-			each(line)
-		}
-	}
-	if err := sc.Err(); err != nil {
+	if err := eachLine(stdin, each, func(n int, start []byte) {
+		fmt.Fprintf(stderr, "sortid: inspect: line %d starting %s is over %d bytes: not an ID\n", n, excerpt.Text(start), maxLine)
+		code = exitError
+	}); err != nil {
 		fmt.Fprintln(stderr, "sortid: reading stdin:", err)
 		return exitError
 	}
 	return code
+}
+
+// maxLine is the longest line inspect reads from stdin; an ID is far
+// shorter, and a longer line is reported and skipped, not fatal.
+const maxLine = 64 << 10
+
+// eachLine calls f with each non-blank line of r, trimmed, and tooLong
+// with the line number and the start of each line over maxLine bytes,
+// which it skips. It returns only a read error.
+func eachLine(r io.Reader, f func(string), tooLong func(n int, start []byte)) error {
+	br := bufio.NewReaderSize(r, maxLine)
+	for n := 1; ; n++ {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			tooLong(n, line[:min(len(line), excerpt.MaxBytes)])
+			for err == bufio.ErrBufferFull { // skip the rest of the line
+				_, err = br.ReadSlice('\n')
+			}
+			line = nil
+		}
+		if s := strings.TrimSpace(string(line)); s != "" {
+			f(s)
+		}
+		switch err {
+		case nil:
+		case io.EOF:
+			return nil
+		default:
+			return err
+		}
+	}
 }
 
 // writeInfo prints info as an indented block of labelled lines.

@@ -1,13 +1,22 @@
 package main
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"net"
 	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 	"time"
+
+	"github.com/sortid/sortid/internal/excerpt"
 )
 
 //go:embed web/index.html
@@ -25,33 +34,110 @@ func runServe(args []string, stderr io.Writer) int {
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "serve takes no arguments; use --addr %s", fs.Arg(0))
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "sortid: serve:", err)
+		return exitError
+	}
 	srv := &http.Server{
-		Addr:              *addr,
-		Handler:           newHandler(),
+		Handler:           newHandlerFor(ln.Addr()),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
 	}
-	fmt.Fprintf(stderr, "sortid: serving on http://%s\n", *addr)
-	if err := srv.ListenAndServe(); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stderr, "sortid: serving on http://%s\n", ln.Addr())
+
+	select {
+	case err := <-served:
 		fmt.Fprintln(stderr, "sortid: serve:", err)
+		return exitError
+	case <-ctx.Done():
+	}
+	// Finish the requests in flight, then stop.
+	fmt.Fprintln(stderr, "sortid: shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		fmt.Fprintln(stderr, "sortid: serve: shutdown:", err)
 		return exitError
 	}
 	return exitOK
 }
 
-// newHandler serves the page and the API behind it.
+// newHandler serves the page and the API behind it, for a server on the
+// loopback interface.
 func newHandler() http.Handler {
+	return newHandlerFor(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+}
+
+// newHandlerFor serves the page and the API for a server listening on
+// addr. Every response says nosniff; the page may not be framed; requests
+// that change state must be same-origin and JSON, so that another site's
+// page cannot drive the API; and a server on a loopback address answers
+// only requests addressed to a loopback name, so that a rebound DNS name
+// cannot read it.
+func newHandlerFor(addr net.Addr) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		page, _ := webFiles.ReadFile("web/index.html")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; connect-src 'self' blob:; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; connect-src 'self' blob:; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'")
 		w.Write(page)
 	})
 	mux.HandleFunc("POST /api/generate", handleGenerate)
 	mux.HandleFunc("POST /api/inspect", handleInspect)
-	return mux
+	for _, path := range []string{"/{$}", "/api/generate", "/api/inspect"} {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			allow := "POST"
+			if path == "/{$}" {
+				allow = "GET, HEAD"
+			}
+			w.Header().Set("Allow", allow)
+			apiError(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed; use "+allow)
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		apiError(w, http.StatusNotFound, "no such page or API: "+excerpt.Text(r.URL.Path))
+	})
+
+	loopback := false
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+		loopback = true
+	}
+	protect := http.NewCrossOriginProtection()
+	protect.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		apiError(w, http.StatusForbidden, "cross-origin request refused")
+	}))
+	guarded := protect.Handler(mux)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if loopback && !isLoopbackHost(r.Host) {
+			apiError(w, http.StatusMisdirectedRequest, "this server answers only requests to localhost or a loopback address, not "+excerpt.Text(r.Host))
+			return
+		}
+		guarded.ServeHTTP(w, r)
+	})
+}
+
+// isLoopbackHost reports whether a Host header names this machine's
+// loopback interface: localhost or a loopback IP, with or without a port.
+func isLoopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 type generateRequest struct {
@@ -127,12 +213,26 @@ func handleInspect(w http.ResponseWriter, r *http.Request) {
 	writeAPI(w, http.StatusOK, info)
 }
 
-// decodeRequest reads a JSON body of at most maxBodyBytes into v, or
-// answers with a 4xx error and returns false.
+// decodeRequest reads a JSON body of at most maxBodyBytes, one object and
+// nothing after it, into v, or answers with a 4xx error and returns false.
 func decodeRequest(w http.ResponseWriter, r *http.Request, v any) bool {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		apiError(w, http.StatusUnsupportedMediaType, "want Content-Type application/json")
+		return false
+	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	err := dec.Decode(v)
+	if err == nil {
+		// One JSON value, and only white space after it.
+		if _, next := dec.Token(); next != io.EOF {
+			err = errors.New("unexpected data after the JSON object")
+			if next != nil {
+				err = next
+			}
+		}
+	}
+	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			apiError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", maxBodyBytes))
