@@ -18,16 +18,14 @@ bench:
 bench-cli:
 	cd bench && $(GO) test -run '^$$' -bench Command -benchtime 3x -count 3
 
-# Loads of 1,000,000 rows into a real PostgreSQL, keyed by each kind of ID.
+# Loads of 1,000,000 rows into a real PostgreSQL, keyed by each kind of ID,
+# from one writer and from eight at once.
 bench-postgres:
-	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench PostgresLoad -benchtime 1x -count 3 -timeout 60m
+	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Postgres(Load|Writers)' -benchtime 1x -count 3 -timeout 60m
 
 FUZZTIME ?= 30s
 
-# Each fuzz target for FUZZTIME.
+# Each fuzz target for FUZZTIME, with a verdict and execution count per
+# target (scripts/fuzz.sh tells a fuzzing-engine hiccup from a failure).
 fuzz:
-	for pkg in ksuid objectid; do \
-		for f in $$($(GO) test -list '^Fuzz' ./$$pkg | grep '^Fuzz'); do \
-			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./$$pkg || exit 1; \
-		done; \
-	done
+	GO=$(GO) FUZZTIME=$(FUZZTIME) scripts/fuzz.sh

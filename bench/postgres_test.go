@@ -200,6 +200,7 @@ func benchPostgres(b *testing.B) *pgxpool.Pool {
 			return
 		}
 		cfg.AfterConnect = sqltype.AfterConnect
+		cfg.MaxConns = 8 // one per writer of BenchmarkPostgresWriters
 		pgPool, pgErr = pgxpool.NewWithConfig(ctx, cfg)
 	})
 	if pgErr != nil {

@@ -16,16 +16,24 @@
 // comparing two texts byte by byte gives the same answer as comparing the
 // IDs. Parsing is strict: each KSUID has one text form, and anything else
 // is an error wrapping ErrInvalidLength, ErrInvalidCharacter or
-// ErrOverflow.
+// ErrOverflow. Every decoder (text, JSON, binary, SQL, BSON) quotes the
+// rejected input, bounded, wraps one of the package's sentinel errors and
+// leaves its receiver unchanged.
 //
 // # Making IDs
 //
-// New uses the system clock and crypto/rand. It takes no lock, so it
-// scales with cores. A Generator can take another clock or random source
-// (WithClock, WithRand) and can make strictly increasing IDs within one
-// second (WithMonotonic). FromParts builds a KSUID from a time and a
-// payload; MinAt and MaxAt give the bounds of a time window for range
-// queries.
+// New uses the system's real-time clock and crypto/rand. It takes no lock,
+// so it scales with cores. Its IDs sort by time to the second only: two
+// IDs of the same second are in random order. A Generator can take another
+// clock or random source (WithClock, WithRand) and can make IDs that sort
+// to a fraction of a second, strictly increasing within one generator and
+// in clock order across generators, while staying hard to guess
+// (WithMonotonic). FromParts builds a KSUID from a time and a payload;
+// MinAt and MaxAt give the bounds of a time window for range queries.
+//
+// New and the generators read the real-time clock on every platform, also
+// inside a testing/synctest bubble, whose fake clock starts before the
+// KSUID epoch; WithClock dates IDs by another clock.
 //
 // # The zero value
 //

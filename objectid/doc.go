@@ -4,8 +4,8 @@
 //
 // An ObjectID is a big-endian uint32 of Unix seconds, then a 5-byte random
 // value chosen once per process, then a 3-byte big-endian counter that
-// starts at a random value and wraps at 2^24, as the current MongoDB
-// specification lays it out. Older drivers wrote a 3-byte machine ID and a
+// starts at a random value, as the current MongoDB specification lays it
+// out. Older drivers wrote a 3-byte machine ID and a
 // 2-byte process ID where the random value now stands; Legacy reads that
 // layout.
 //
@@ -19,7 +19,15 @@
 //
 // New and NewAt are safe for concurrent use and take no lock: the counter
 // is a single atomic add. The process's random value is read from
-// crypto/rand on first use, not at import.
+// crypto/rand on first use, not at import. An ObjectID never repeats
+// within a process: each of a second's 2^24 counter values is handed out
+// once; New then waits for the next second, while NewAt and a Generator
+// return an error wrapping ErrOverflow. Consecutive IDs differ only in the
+// counter, so an ObjectID's neighbours are easy to guess.
+//
+// New and Generator read the system's real-time clock on every platform,
+// also inside a testing/synctest bubble; WithClock dates IDs by another
+// clock.
 //
 // # The zero value
 //

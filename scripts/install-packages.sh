@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # Installs, in one apt-get run, the Debian packages the tests use and this
-# machine lacks: docker.io (the engine for the integration tests),
-# debootstrap (to build the PostgreSQL stand-in image) and chromium (the
-# browser test of cmd/sortid). It needs root and apt-get; elsewhere it
-# says what is missing and exits 0, and the tests that need it skip (or
-# fail in CI) with the same reason.
+# machine lacks, naming each and why first: docker.io (the engine for the
+# integration tests), debootstrap (to build the PostgreSQL stand-in
+# image), chromium (the browser test of cmd/sortid) and qemu-user (the
+# GOARCH=386 test run). It needs root and apt-get; elsewhere it says what
+# is missing and exits 0, and the tests that need it skip (or fail in CI)
+# with the same reason. With SORTID_NO_INSTALL set it installs nothing and
+# exits 1 after the list.
 set -uo pipefail
 
 need=()
-command -v dockerd >/dev/null || docker info >/dev/null 2>&1 || need+=(docker.io)
-command -v debootstrap >/dev/null || need+=(debootstrap)
+why=()
+add() { need+=("$1"); why+=("$1: $2"); }
+command -v dockerd >/dev/null || docker info >/dev/null 2>&1 || add docker.io "the engine for the integration tests"
+command -v debootstrap >/dev/null || add debootstrap "builds the PostgreSQL stand-in image without a registry"
 if [ -z "${SORTID_CHROMIUM:-}" ] && ! command -v chromium >/dev/null &&
 	! command -v chromium-browser >/dev/null && ! command -v google-chrome >/dev/null; then
-	need+=(chromium)
+	add chromium "the browser test of cmd/sortid's page"
 fi
+command -v qemu-i386 >/dev/null || add qemu-user "runs the ID packages' tests as GOARCH=386"
 [ ${#need[@]} -eq 0 ] && exit 0
+for line in "${why[@]}"; do
+	echo "install-packages: needed: $line" >&2
+done
+if [ -n "${SORTID_NO_INSTALL:-}" ]; then
+	echo "install-packages: SORTID_NO_INSTALL is set; install the packages above yourself, or unset it" >&2
+	exit 1
+fi
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
 	echo "install-packages: missing ${need[*]}, and installing needs root and apt-get" >&2
