@@ -63,22 +63,30 @@ func ExampleMinAt() {
 func ExampleNewGenerator() {
 	// A generator with a fixed clock and payload source, as in a test.
 	at := time.Date(2017, 7, 14, 2, 40, 0, 0, time.UTC)
+	payload := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
 	g := ksuid.NewGenerator(
 		ksuid.WithClock(func() time.Time { return at }),
-		ksuid.WithRand(bytes.NewReader(bytes.Repeat([]byte{0}, 32))),
-		ksuid.WithMonotonic(),
+		ksuid.WithRand(bytes.NewReader(payload)),
 	)
-	for range 3 {
+	id, err := g.New()
+	fmt.Println(id, err)
+	// Output: 0qjBBlJIfbVLKwnJn4xpLGDr00e <nil>
+}
+
+// A monotonic generator makes IDs that sort in the order they were made,
+// even within one second, and that are still hard to guess.
+func ExampleWithMonotonic() {
+	g := ksuid.NewGenerator(ksuid.WithMonotonic())
+	ids := make([]ksuid.KSUID, 1000)
+	for i := range ids {
 		id, err := g.New()
 		if err != nil {
 			panic(err)
 		}
-		fmt.Println(id)
+		ids[i] = id
 	}
-	// Output:
-	// 0qjBBlHOl4satwMcsRvbUPVN17o
-	// 0qjBBlHOl4satwMcsRvbUPVN17p
-	// 0qjBBlHOl4satwMcsRvbUPVN17q
+	fmt.Println(ksuid.IsSorted(ids))
+	// Output: true
 }
 
 func ExampleKSUID_MarshalText() {

@@ -15,6 +15,17 @@ func Example() {
 	// Output: 24 true <nil>
 }
 
+// A generator with a fixed clock, as for a backfill: it refuses, rather
+// than repeat an ID, once a second's 2^24 counter values are used up.
+func ExampleNewGenerator() {
+	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	g := objectid.NewGenerator(objectid.WithClock(func() time.Time { return at }))
+	a, _ := g.New()
+	b, _ := g.New()
+	fmt.Println(a.Time(), a.Random() == b.Random(), (b.Counter()-a.Counter())&0xFFFFFF)
+	// Output: 2024-01-01 00:00:00 +0000 UTC true 1
+}
+
 func ExampleObjectID_Legacy() {
 	id := objectid.MustParse("60c468e6101bf215dc9fa835")
 	f := id.Legacy()
