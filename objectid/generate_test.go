@@ -2,6 +2,8 @@ package objectid_test
 
 import (
 	"errors"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -142,4 +144,60 @@ func TestNewInSynctestBubble(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestGeneratorConcurrentUnique has 8 goroutines make IDs while the clock
+// moves on, and now and then reads a second behind: no ID repeats.
+func TestGeneratorConcurrentUnique(t *testing.T) {
+	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	var calls atomic.Int64
+	clock := func() time.Time {
+		n := calls.Add(1)
+		if n%7 == 0 {
+			return base // behind
+		}
+		return base.Add(time.Duration(n/5000) * time.Second)
+	}
+	g := objectid.NewGenerator(objectid.WithClock(clock))
+	checkConcurrentUnique(t, func(int) (objectid.ObjectID, error) { return g.New() })
+}
+
+// TestNewAtConcurrentUnique has 8 goroutines call NewAt for seconds in no
+// order, which moves its generator back and forth: no ID repeats.
+func TestNewAtConcurrentUnique(t *testing.T) {
+	base := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	checkConcurrentUnique(t, func(i int) (objectid.ObjectID, error) {
+		return objectid.NewAt(base.Add(time.Duration(i*7919%5) * time.Second))
+	})
+}
+
+func checkConcurrentUnique(t *testing.T, newID func(i int) (objectid.ObjectID, error)) {
+	const workers, each = 8, 20_000
+	results := make([][]objectid.ObjectID, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				id, err := newID(w*each + i)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				results[w] = append(results[w], id)
+			}
+		})
+	}
+	wg.Wait()
+	seen := make(map[objectid.ObjectID]bool, workers*each)
+	for _, ids := range results {
+		for _, id := range ids {
+			if seen[id] {
+				t.Fatalf("duplicate %v", id)
+			}
+			seen[id] = true
+		}
+	}
+	if len(seen) != workers*each {
+		t.Fatalf("%d IDs, want %d", len(seen), workers*each)
+	}
 }
