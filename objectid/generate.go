@@ -203,11 +203,9 @@ func (g *Generator) moveTo(s *second, sec uint32) {
 // take returns the next ID of the second, or false if its counter values
 // are used up.
 func (s *second) take() (ObjectID, bool) {
-	if s.used.Load() >= counterSpace {
-		return ObjectID{}, false // don't count on: keep used from wrapping
-	}
-	n := s.used.Add(1)
+	n := s.used.Add(1) // one atomic operation on the shared line, as a plain counter
 	if n > counterSpace {
+		s.used.Store(counterSpace + 1) // keep callers that go on asking from wrapping used around
 		return ObjectID{}, false
 	}
 	c := (s.first + n - 1) % counterSpace
