@@ -2,9 +2,6 @@ package ksuid
 
 import (
 	"database/sql/driver"
-	"fmt"
-	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/sortid/sortid/internal/excerpt"
@@ -55,19 +52,7 @@ func (id *KSUID) Scan(src any) error {
 // scanError describes a value Scan rejects by its Go type and, bounded,
 // its value.
 func scanError(src any, cause error, detail string) error {
-	var what string
-	switch s := src.(type) {
-	case []byte:
-		if cause == ErrInvalidLength {
-			what = "[]byte of " + excerpt.Bytes(s)
-		} else {
-			what = "[]byte of length " + strconv.Itoa(len(s)) // the detail quotes the text
-		}
-	case string:
-		what = "string of length " + strconv.Itoa(len(s))
-	default:
-		what = reflect.TypeOf(src).String() + " " + excerpt.Text(fmt.Sprint(src))
-	}
+	what := excerpt.Source(src, cause == ErrInvalidLength)
 	return &wrapError{msg: "ksuid: cannot scan " + what + " into KSUID: " + detail, err: cause}
 }
 

@@ -7,43 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sortid/sortid/internal/errcontract"
 	"github.com/sortid/sortid/objectid"
 )
 
 // sentinels are the errors the package documents; every decoding error
-// must wrap one of them.
+// must wrap one of them (see internal/errcontract).
 var sentinels = []error{
 	objectid.ErrInvalidLength, objectid.ErrInvalidCharacter, objectid.ErrTimeRange, objectid.ErrOverflow,
 	objectid.ErrInvalidJSON, objectid.ErrNull, objectid.ErrUnsupportedType,
 }
 
-func wrapsSentinel(err error) bool {
-	for _, s := range sentinels {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkDecodeError asserts the one error contract of every decoder: an
-// error that wraps a sentinel, carries the package prefix, stays short
-// whatever the input's size, and a receiver left as it was.
 func checkDecodeError(t *testing.T, what string, err error, changed bool) {
 	t.Helper()
-	switch {
-	case err == nil:
-		t.Errorf("%s: no error", what)
-	case !wrapsSentinel(err):
-		t.Errorf("%s: error %q wraps no sentinel of the package", what, err)
-	case !strings.HasPrefix(err.Error(), "objectid: "):
-		t.Errorf("%s: error %q lacks the objectid: prefix", what, err)
-	case len(err.Error()) > 400:
-		t.Errorf("%s: error message of %d bytes; input must be quoted bounded", what, len(err.Error()))
-	}
-	if changed {
-		t.Errorf("%s: receiver changed on error", what)
-	}
+	errcontract.Check(t, "objectid: ", sentinels, what, err, changed)
 }
 
 func TestDecodersErrorContract(t *testing.T) {

@@ -4,6 +4,8 @@ package excerpt
 
 import (
 	"encoding/hex"
+	"fmt"
+	"reflect"
 	"strconv"
 )
 
@@ -30,4 +32,22 @@ func Bytes(b []byte) string {
 		return n + " 0x" + hex.EncodeToString(b[:MaxBytes/2]) + "..."
 	}
 	return n + " 0x" + hex.EncodeToString(b)
+}
+
+// Source describes a value handed to sql.Scanner.Scan by its Go type and,
+// bounded, its content: the bytes of a []byte when showBytes is set (a
+// []byte that failed to parse as text is quoted by the parse error
+// instead), the length of a string (likewise quoted by the parse error),
+// and the printed value of anything else.
+func Source(src any, showBytes bool) string {
+	switch s := src.(type) {
+	case []byte:
+		if showBytes {
+			return "[]byte of " + Bytes(s)
+		}
+		return "[]byte of length " + strconv.Itoa(len(s))
+	case string:
+		return "string of length " + strconv.Itoa(len(s))
+	}
+	return reflect.TypeOf(src).String() + " " + Text(fmt.Sprint(src))
 }

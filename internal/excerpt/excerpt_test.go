@@ -39,3 +39,22 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestSource(t *testing.T) {
+	for _, tc := range []struct {
+		src       any
+		showBytes bool
+		want      string
+	}{
+		{[]byte{1, 2}, true, "[]byte of 2 bytes 0x0102"},
+		{[]byte("abc"), false, "[]byte of length 3"},
+		{"abc", true, "string of length 3"},
+		{int64(7), false, `int64 "7"`},
+		{strings.Repeat("y", 100), false, "string of length 100"},
+		{[]int{1, 2}, false, `[]int "[1 2]"`},
+	} {
+		if got := excerpt.Source(tc.src, tc.showBytes); got != tc.want {
+			t.Errorf("Source(%#v, %v) = %s, want %s", tc.src, tc.showBytes, got, tc.want)
+		}
+	}
+}
