@@ -7,6 +7,10 @@ import (
 	"github.com/sortid/sortid/internal/excerpt"
 )
 
+// jsonSpace is the white space JSON allows around a value; bytes.TrimSpace
+// would also take away form feeds and Unicode spaces, which JSON does not.
+const jsonSpace = " \t\r\n"
+
 // AppendText appends the text form of id to b. It implements
 // encoding.TextAppender and never returns an error.
 func (id KSUID) AppendText(b []byte) ([]byte, error) {
@@ -73,7 +77,7 @@ func (id *KSUID) UnmarshalJSON(data []byte) error {
 // parseJSON reads a KSUID from a JSON string, or reports JSON null. into
 // names the Go type for the error message.
 func parseJSON(data []byte, into string) (id KSUID, null bool, err error) {
-	data = bytes.TrimSpace(data)
+	data = bytes.Trim(data, jsonSpace)
 	if string(data) == "null" {
 		return KSUID{}, true, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sortid/sortid/internal/errcontract"
 	"github.com/sortid/sortid/objectid"
 )
 
@@ -110,7 +111,8 @@ func FuzzParseErrorMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, input string, offset int, cause byte) {
 		errs := []error{nil, objectid.ErrInvalidCharacter, objectid.ErrInvalidLength, errors.New("other")}
 		e := &objectid.ParseError{Input: input, Offset: offset, Err: errs[int(cause)%len(errs)]}
-		if msg := e.Error(); len(msg) > 300 {
+		// The input is quoted to 64 bytes, at most 4 characters each.
+		if msg := e.Error(); len(msg) > errcontract.MaxMessage {
 			t.Fatalf("message of %d bytes", len(msg))
 		}
 	})

@@ -7,6 +7,10 @@ import (
 	"github.com/sortid/sortid/internal/excerpt"
 )
 
+// jsonSpace is the white space JSON allows around a value; bytes.TrimSpace
+// would also take away form feeds and Unicode spaces, which JSON does not.
+const jsonSpace = " \t\r\n"
+
 // AppendText appends the lowercase hex form of id to b. It implements
 // encoding.TextAppender and never returns an error.
 func (id ObjectID) AppendText(b []byte) ([]byte, error) {
@@ -62,7 +66,7 @@ func (id *ObjectID) UnmarshalBinary(data []byte) error {
 // Anything else is an error wrapping ErrInvalidJSON or, for a bad hex
 // string, a *ParseError; on error id is left unchanged.
 func (id *ObjectID) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
+	data = bytes.Trim(data, jsonSpace)
 	switch {
 	case string(data) == "null":
 		return nil

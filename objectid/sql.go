@@ -111,7 +111,7 @@ func (n NullObjectID) MarshalJSON() ([]byte, error) {
 // or Extended JSON {"$oid": "..."} as ObjectID.UnmarshalJSON does. On error
 // n is left unchanged.
 func (n *NullObjectID) UnmarshalJSON(data []byte) error {
-	if string(bytes.TrimSpace(data)) == "null" {
+	if string(bytes.Trim(data, jsonSpace)) == "null" {
 		*n = NullObjectID{}
 		return nil
 	}
