@@ -114,3 +114,20 @@ func TestParseErrorHandBuilt(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONWhiteSpace checks that only JSON's own white space may surround
+// the value: a form feed or a no-break space makes the input not JSON.
+func TestJSONWhiteSpace(t *testing.T) {
+	for _, in := range []string{" \t\r\n\"0qjBBlJIfbVLKwnJn4xpLGDr00e\" \n", "null\r\n"} {
+		var id ksuid.KSUID
+		if err := id.UnmarshalJSON([]byte(in)); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+	for _, in := range []string{"\"0qjBBlJIfbVLKwnJn4xpLGDr00e\"\f", "\u00a0\"0qjBBlJIfbVLKwnJn4xpLGDr00e\"", "null\v"} {
+		var id ksuid.KSUID
+		if err := id.UnmarshalJSON([]byte(in)); !errors.Is(err, ksuid.ErrInvalidJSON) || !id.IsZero() {
+			t.Errorf("%q: %v, %v; want ErrInvalidJSON", in, id, err)
+		}
+	}
+}

@@ -103,3 +103,20 @@ func TestParseErrorHandBuilt(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONWhiteSpace checks that only JSON's own white space may surround
+// the value: a form feed or a no-break space makes the input not JSON.
+func TestJSONWhiteSpace(t *testing.T) {
+	for _, in := range []string{" \t\r\n\"60c468e6101bf215dc9fa835\" \n", "null\r\n"} {
+		var id objectid.ObjectID
+		if err := id.UnmarshalJSON([]byte(in)); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+	for _, in := range []string{"\"60c468e6101bf215dc9fa835\"\f", "\u00a0\"60c468e6101bf215dc9fa835\"", "null\v"} {
+		var id objectid.ObjectID
+		if err := id.UnmarshalJSON([]byte(in)); !errors.Is(err, objectid.ErrInvalidJSON) || !id.IsZero() {
+			t.Errorf("%q: %v, %v; want ErrInvalidJSON", in, id, err)
+		}
+	}
+}
