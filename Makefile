@@ -21,7 +21,7 @@ bench-cli:
 # Loads of 1,000,000 rows into a real PostgreSQL, keyed by each kind of ID,
 # from one writer and from eight at once.
 bench-postgres:
-	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Postgres(Load|Writers)' -benchtime 1x -count 3 -timeout 60m
+	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Postgres(Load|Writers)' -benchtime 1x -count 5 -timeout 60m
 
 FUZZTIME ?= 30s
 
