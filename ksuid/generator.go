@@ -77,9 +77,6 @@ const (
 	// the second, in units of 2^-24 s (about 60 ns).
 	fractionSize = 3
 
-	// tailSize is how many random bytes follow the fraction.
-	tailSize = PayloadSize - fractionSize
-
 	// stepSize is the width of the random step from one ID to the next
 	// within one tick: the step is 1 to 2^72, so that finding the
 	// neighbour of an ID takes about 2^71 guesses.

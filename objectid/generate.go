@@ -20,8 +20,8 @@ const counterSpace = 1 << 24
 //
 // New never returns an ObjectID twice. When the 2^24 counter values of
 // the current second are used up (about 16.7 million IDs in one second),
-// New waits for the next second rather than repeat an ID, as the
-// counter of mongo-driver's bson.NewObjectID would.
+// New waits for the next second rather than repeat an ID (the counter of
+// mongo-driver's bson.NewObjectID wraps around and repeats one).
 //
 // New reads the system's real-time clock, also inside a testing/synctest
 // bubble; use a Generator with WithClock to date IDs by another clock. If
