@@ -3,7 +3,8 @@
 # vet; the unit tests with the race detector, including the page of
 # cmd/sortid in headless Chromium; the allocation tests and the 2^24-ID
 # command test without the race detector; the ID packages again as
-# GOARCH=386 under qemu; a build of the benchmark module; then the integration
+# GOARCH=386 under qemu, and the clock linked for other platforms; a build
+# of the benchmark module; then the integration
 # tests against real servers. The integration set-up (Docker engine and
 # images, see scripts/testenv.sh) runs in the background during the unit
 # tests. The integration package runs from its folder so that its report
@@ -51,6 +52,12 @@ elif [ -n "${CI:-}" ]; then
 else
 	echo "skipped: qemu-i386 is missing (Debian package qemu-user)"
 fi
+step "clock links on other platforms"
+# internal/wallclock reads the runtime's clock through go:linkname off
+# linux/amd64; a link of its test binary shows that the symbol is there.
+for target in linux/arm64 darwin/arm64 windows/amd64 js/wasm; do
+	GOOS=${target%/*} GOARCH=${target#*/} $GO test -c -o /dev/null ./internal/wallclock || { echo "does not link for $target"; status=1; }
+done
 step benchmark module builds
 (cd bench && $GO vet ./...) || status=1
 
