@@ -36,8 +36,8 @@ func BenchmarkKSUIDNew(b *testing.B) {
 	})
 }
 
-// BenchmarkKSUIDNewMonotonic compares a monotonic generator, which reads
-// the clock to the nanosecond and takes a lock, with segmentio's New.
+// BenchmarkKSUIDNewMonotonic compares a monotonic generator, which needs
+// the fraction of the second and takes a lock, with segmentio's New.
 func BenchmarkKSUIDNewMonotonic(b *testing.B) {
 	b.Run("sortid", func(b *testing.B) {
 		g := ksuid.NewGenerator(ksuid.WithMonotonic())

@@ -155,15 +155,13 @@ func isUnset(ctx context.Context, f *schema.Field, rv reflect.Value) bool {
 	if zero {
 		return true
 	}
+	// GORM reports a zero ID or a nil pointer as zero; a pointer to the
+	// zero ID it does not.
 	switch id := v.(type) {
 	case *ksuid.KSUID:
 		return id == nil || id.IsZero()
 	case *objectid.ObjectID:
 		return id == nil || id.IsZero()
-	case ksuid.KSUID:
-		return id.IsZero()
-	case objectid.ObjectID:
-		return id.IsZero()
 	}
 	return false
 }
@@ -186,12 +184,13 @@ func (p *Plugin) fillStruct(db *gorm.DB, fields []*schema.Field, rv reflect.Valu
 		}
 		// A pointer field gets a pointer of its own, never a write through
 		// the caller's pointer, which other records may share.
-		value := reflect.New(f.IndirectFieldType)
-		value.Elem().Set(reflect.ValueOf(id))
-		if f.FieldType.Kind() != reflect.Pointer {
-			value = value.Elem()
+		value := id
+		if f.FieldType.Kind() == reflect.Pointer {
+			ptr := reflect.New(f.IndirectFieldType)
+			ptr.Elem().Set(reflect.ValueOf(id))
+			value = ptr.Interface()
 		}
-		if err := f.Set(ctx, rv, value.Interface()); err != nil {
+		if err := f.Set(ctx, rv, value); err != nil {
 			db.AddError(err)
 			return
 		}

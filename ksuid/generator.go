@@ -43,11 +43,10 @@ type Generator struct {
 	now       func() time.Time // nil: the system's real-time clock
 	monotonic bool
 
-	mu       sync.Mutex   // serializes reads from random; guards last, started and block
-	last     KSUID        // the latest ID of a monotonic generator
-	lastTick uint64       // the first 7 bytes of last: timestamp and fraction
-	started  bool         // whether last holds an ID
-	block    *randomBlock // a monotonic generator's own crypto/rand bytes
+	mu      sync.Mutex   // serializes reads from random; guards last, started and block
+	last    KSUID        // the latest ID of a monotonic generator
+	started bool         // whether last holds an ID
+	block   *randomBlock // a monotonic generator's own crypto/rand bytes
 }
 
 // An Option configures a Generator.
@@ -163,13 +162,13 @@ func (g *Generator) nextMonotonic(ts uint32, nsec int32) (KSUID, error) {
 
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.started || tick > g.lastTick {
+	if !g.started || tick > tickOf(&g.last) {
 		var id KSUID
 		binary.BigEndian.PutUint64(id[:8], tick<<8)
 		if err := g.read(id[tickPrefix:]); err != nil {
 			return KSUID{}, err
 		}
-		g.last, g.lastTick, g.started = id, tick, true
+		g.last, g.started = id, true
 		return id, nil
 	}
 	// The same tick as the last ID, or the clock stepped back: go on from
@@ -179,11 +178,17 @@ func (g *Generator) nextMonotonic(ts uint32, nsec int32) (KSUID, error) {
 		return KSUID{}, err
 	}
 	id := g.last
-	if carry := add(&id, step[:]); carry || add(&id, []byte{1}) {
+	if carry := add(&id, step[:]); carry || add(&id, []byte{1}) { // the step is the bytes read plus one, never zero
 		return KSUID{}, &wrapError{msg: "ksuid: monotonic generator passed the largest KSUID", err: ErrOverflow}
 	}
-	g.last, g.lastTick = id, binary.BigEndian.Uint64(id[:8])>>8
+	g.last = id
 	return id, nil
+}
+
+// tickOf returns the first 7 bytes of id, timestamp and fraction, as one
+// number.
+func tickOf(id *KSUID) uint64 {
+	return binary.BigEndian.Uint64(id[:8]) >> 8
 }
 
 // add adds the big-endian number n to id as a 160-bit number and reports

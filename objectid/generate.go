@@ -2,6 +2,7 @@ package objectid
 
 import (
 	"crypto/rand"
+	"errors"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -36,7 +37,7 @@ func New() ObjectID {
 		if err == nil {
 			return id
 		}
-		if err != errSecondUsedUp {
+		if !errors.Is(err, ErrOverflow) {
 			panic(err)
 		}
 		time.Sleep(time.Second - time.Duration(nsec))
@@ -128,16 +129,8 @@ func (g *Generator) New() (ObjectID, error) {
 	} else {
 		sec = g.now().Unix()
 	}
-	id, err := g.newNow(sec)
-	if err == errSecondUsedUp {
-		return ObjectID{}, overflowError(id.Timestamp())
-	}
-	return id, err
+	return g.newNow(sec)
 }
-
-// errSecondUsedUp is how newNow reports an exhausted second without an
-// allocation; it returns an ID holding the second's timestamp with it.
-var errSecondUsedUp = &wrapError{msg: "objectid: the 2^24 counter values of the second are used up", err: ErrOverflow}
 
 // newNow makes an ID for the clock reading unix. A clock behind the
 // generator's latest second gives an ID for the latest second.
@@ -162,7 +155,7 @@ func (g *Generator) newNow(unix int64) (ObjectID, error) {
 			g.moveTo(s, sec)
 			continue
 		}
-		return withTimestamp(s.sec), errSecondUsedUp
+		return ObjectID{}, overflowError(s.sec)
 	}
 }
 

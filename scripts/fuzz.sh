@@ -27,7 +27,7 @@ run_target() {
 	local execs
 	execs=$(grep -o 'execs: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
 	if [ $rc -eq 0 ]; then
-		echo "fuzz: $pkg $target ok, ${execs:-?} executions in $FUZZTIME"
+		echo "fuzz: $pkg $target ok, about ${execs:-?} executions in $FUZZTIME"
 		rm -f "$log"
 		return 0
 	fi
@@ -36,7 +36,11 @@ run_target() {
 		rm -f "$log"
 		return 2
 	fi
-	echo "fuzz: $pkg $target FAILED; input saved under $pkg/testdata/fuzz/$target:"
+	if [ "$after" -gt "$before" ]; then
+		echo "fuzz: $pkg $target FAILED; the failing input is saved under $pkg/testdata/fuzz/$target:"
+	else
+		echo "fuzz: $pkg $target FAILED:"
+	fi
 	cat "$log"
 	rm -f "$log"
 	return 1
