@@ -5,6 +5,7 @@ import (
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
+	gormmigrator "gorm.io/gorm/migrator"
 	"gorm.io/gorm/schema"
 )
 
@@ -69,6 +70,23 @@ func (m migrator) FullDataTypeOf(field *schema.Field) clause.Expr {
 	}
 	expr.SQL = columnType + expr.SQL[len(base):]
 	return expr
+}
+
+// BuildIndexOptions passes through to the dialect's migrator. GORM's own
+// CreateTable and CreateIndex, which the MySQL dialect uses, look for it on
+// db.Migrator() with a type assertion, and without it AutoMigrate of a
+// model with an index panics.
+func (m migrator) BuildIndexOptions(opts []schema.IndexOption, stmt *gorm.Statement) []any {
+	if b, ok := m.Migrator.(gormmigrator.BuildIndexOptionsInterface); ok {
+		return b.BuildIndexOptions(opts, stmt)
+	}
+	// Every GORM migrator has it; this is only a plain fallback: the
+	// indexed columns by name.
+	columns := make([]any, len(opts))
+	for i, opt := range opts {
+		columns[i] = clause.Column{Name: opt.DBName}
+	}
+	return columns
 }
 
 // ColumnType returns the column type the plugin gives a KSUID (isKSUID)

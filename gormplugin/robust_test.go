@@ -3,12 +3,14 @@ package gormplugin_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+	gormmigrator "gorm.io/gorm/migrator"
 
 	"github.com/sortid/sortid/gormplugin"
 	"github.com/sortid/sortid/ksuid"
@@ -112,5 +114,32 @@ func TestWithObjectIDGenerator(t *testing.T) {
 	}
 	if !s.ID.Time().Equal(at) {
 		t.Errorf("ObjectID dated %v, want %v: the generator was not used", s.ID.Time(), at)
+	}
+}
+
+// TestMigratorBuildsIndexOptions: GORM's generic CreateTable and
+// CreateIndex (the MySQL dialect uses them) type-assert db.Migrator() to
+// BuildIndexOptionsInterface and panic if the plugin's wrapper hides it.
+func TestMigratorBuildsIndexOptions(t *testing.T) {
+	db := open(t)
+	b, ok := db.Migrator().(gormmigrator.BuildIndexOptionsInterface)
+	if !ok {
+		t.Fatal("the plugin's migrator does not offer BuildIndexOptions")
+	}
+	stmt := &gorm.Statement{DB: db}
+	if err := stmt.Parse(&User{}); err != nil {
+		t.Fatal(err)
+	}
+	idx := stmt.Schema.LookIndex("idx_users_email")
+	if idx == nil {
+		t.Fatal("no index idx_users_email on User")
+	}
+	plain, err := gorm.Open(sqlite.Open("file::memory:"), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := plain.Migrator().(gormmigrator.BuildIndexOptionsInterface).BuildIndexOptions(idx.Fields, stmt)
+	if got := b.BuildIndexOptions(idx.Fields, stmt); !reflect.DeepEqual(got, want) || len(got) != 1 {
+		t.Errorf("BuildIndexOptions gave %#v; the SQLite migrator gives %#v", got, want)
 	}
 }
