@@ -16,7 +16,7 @@ import (
 type dialector struct{ gorm.Dialector }
 
 func (d dialector) Migrator(db *gorm.DB) gorm.Migrator {
-	return migrator{Migrator: d.Dialector.Migrator(db), dialect: d.Name()}
+	return migrator{Migrator: d.Dialector.Migrator(db), dialector: d.Dialector}
 }
 
 // SavePoint and RollbackTo pass through the optional interface GORM looks
@@ -45,7 +45,7 @@ func (d dialector) Translate(err error) error {
 
 type migrator struct {
 	gorm.Migrator
-	dialect string
+	dialector gorm.Dialector
 }
 
 // FullDataTypeOf gives ID fields without an explicit type the column type
@@ -55,16 +55,20 @@ func (m migrator) FullDataTypeOf(field *schema.Field) clause.Expr {
 	if _, typed := field.TagSettings["TYPE"]; typed || !isIDType(field.IndirectFieldType) {
 		return expr
 	}
-	columnType := ColumnType(m.dialect, field.IndirectFieldType == tKSUID)
+	columnType := ColumnType(m.dialector.Name(), field.IndirectFieldType == tKSUID)
 	if columnType == "" {
 		return expr
 	}
-	// Keep what GORM adds after the type (NOT NULL, DEFAULT, ...).
-	typer, ok := m.Migrator.(interface{ DataTypeOf(*schema.Field) string })
-	if !ok {
-		return expr
+	// Keep what GORM adds after the type (NOT NULL, DEFAULT, ...). The
+	// migrator's DataTypeOf is what FullDataTypeOf starts with; MySQL's
+	// migrator hides it (two embedded types both have one), and there it
+	// is the dialector's.
+	var base string
+	if typer, ok := m.Migrator.(interface{ DataTypeOf(*schema.Field) string }); ok {
+		base = typer.DataTypeOf(field)
+	} else {
+		base = m.dialector.DataTypeOf(field)
 	}
-	base := typer.DataTypeOf(field)
 	if !strings.HasPrefix(expr.SQL, base) {
 		return expr
 	}

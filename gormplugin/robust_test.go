@@ -11,6 +11,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 	gormmigrator "gorm.io/gorm/migrator"
+	"gorm.io/gorm/schema"
 
 	"github.com/sortid/sortid/gormplugin"
 	"github.com/sortid/sortid/ksuid"
@@ -141,5 +142,55 @@ func TestMigratorBuildsIndexOptions(t *testing.T) {
 	want := plain.Migrator().(gormmigrator.BuildIndexOptionsInterface).BuildIndexOptions(idx.Fields, stmt)
 	if got := b.BuildIndexOptions(idx.Fields, stmt); !reflect.DeepEqual(got, want) || len(got) != 1 {
 		t.Errorf("BuildIndexOptions gave %#v; the SQLite migrator gives %#v", got, want)
+	}
+}
+
+// mysqlLike is SQLite under the name "mysql", with a migrator built the way
+// gorm.io/driver/mysql builds its own: embedding both GORM's migrator and
+// the dialector, so that neither one's DataTypeOf is promoted.
+type mysqlLike struct{ sqlite.Dialector }
+
+type mysqlLikeMigrator struct {
+	gormmigrator.Migrator
+	sqlite.Dialector
+}
+
+func (mysqlLike) Name() string { return "mysql" }
+
+func (d mysqlLike) Migrator(db *gorm.DB) gorm.Migrator {
+	return mysqlLikeMigrator{
+		Migrator:  gormmigrator.Migrator{Config: gormmigrator.Config{DB: db, Dialector: d}},
+		Dialector: d.Dialector,
+	}
+}
+
+// TestColumnTypeWhereMigratorHidesDataTypeOf: the MySQL column types must
+// not depend on the migrator offering DataTypeOf.
+func TestColumnTypeWhereMigratorHidesDataTypeOf(t *testing.T) {
+	inner := sqlite.Open("file::memory:").(*sqlite.Dialector)
+	db, err := gorm.Open(mysqlLike{*inner}, &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if sqlDB, err := db.DB(); err == nil {
+			sqlDB.Close()
+		}
+	})
+	if err := db.Use(gormplugin.New()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := db.Migrator().(interface{ DataTypeOf(*schema.Field) string }); ok {
+		t.Fatal("the test migrator offers DataTypeOf; it should hide it as MySQL's does")
+	}
+	stmt := &gorm.Statement{DB: db}
+	if err := stmt.Parse(&Order{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, column := range []string{"id", "user_id"} {
+		got := db.Migrator().FullDataTypeOf(stmt.Schema.LookUpField(column)).SQL
+		if want := "char(27) CHARACTER SET ascii COLLATE ascii_bin"; got != want {
+			t.Errorf("orders.%s: %q, want %q", column, got, want)
+		}
 	}
 }
