@@ -20,7 +20,7 @@ import (
 
 type gormUser struct {
 	ID     ksuid.KSUID
-	Email  string `gorm:"uniqueIndex"`
+	Email  string `gorm:"size:191;uniqueIndex"` // MySQL indexes only sized strings
 	Name   string
 	Orders []gormOrder `gorm:"foreignKey:UserID"`
 }

@@ -2,18 +2,26 @@ package containers
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"log"
+	"net"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/moby/moby/api/types/network"
 	"github.com/testcontainers/testcontainers-go"
 	tclog "github.com/testcontainers/testcontainers-go/log"
 	"github.com/testcontainers/testcontainers-go/modules/postgres"
@@ -28,8 +36,16 @@ import (
 
 const (
 	defaultPostgresImage = "postgres:18"
+	defaultMySQLImage    = "mysql:8.4"
 	defaultMongoImage    = "mongo:8"
+
+	// containerLabel marks every container the tests start, so that
+	// scripts/test.sh can remove those a killed run left behind.
+	containerLabel = "io.sortid.test"
 )
+
+// labelled is the option that marks a container as the tests'.
+var labelled = testcontainers.WithLabels(map[string]string{containerLabel: "containers_test"})
 
 // servers is what TestMain started, shared by every test in the binary.
 var servers struct {
@@ -38,11 +54,17 @@ var servers struct {
 	pgImage, pgVersion string
 	pgConfig           *pgxpool.Config // for the test database
 	pg                 *pgxpool.Pool
+	pgAddr             string // host:port inside the Docker network
+
+	mysqlImage, mysqlVersion string
+	mysqlConfig              *mysql.Config // for the test database, as root
+	mysql                    *sql.DB
 
 	mongoImage, mongoVersion string
 	mongo                    *mongo.Client   // bsoncodec registry: KSUIDs as binary
 	mongoDB                  *mongo.Database // on mongo
 	mongoStringDB            *mongo.Database // bsoncodec registry with KSUIDAsString
+	mongoAddr                string          // host:port inside the Docker network
 }
 
 func TestMain(m *testing.M) {
@@ -51,14 +73,26 @@ func TestMain(m *testing.M) {
 
 func runTests(m *testing.M) int {
 	flag.Parse()
-	if !testing.Verbose() {
-		// testcontainers narrates every container step; -v shows it.
+	if os.Getenv("SORTID_TEST_CONTAINER_LOG") == "" {
+		// testcontainers narrates every container step.
 		tclog.SetDefault(tclog.NewNoopLogger())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	stop, err := startServers(ctx)
 	cancel()
+	stop = sync.OnceFunc(stop)
 	defer stop()
+	// Ctrl-C and kill reach the test binary: remove the containers before
+	// going. (A -timeout panic skips this; scripts/test.sh then removes
+	// them by their label.)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-signals
+		fmt.Fprintf(os.Stderr, "%v: removing the test containers\n", s)
+		stop()
+		os.Exit(1)
+	}()
 	if err != nil {
 		msg := "integration tests need a Docker engine and the test images (make test runs scripts/testenv.sh to set them up): " + err.Error()
 		if os.Getenv("CI") != "" || os.Getenv("SORTID_REQUIRE_INTEGRATION") != "" {
@@ -69,6 +103,7 @@ func runTests(m *testing.M) int {
 		fmt.Println("SKIP:", msg)
 	} else {
 		fmt.Printf("PostgreSQL: image %s, %s\n", servers.pgImage, servers.pgVersion)
+		fmt.Printf("MySQL:      image %s, %s\n", servers.mysqlImage, servers.mysqlVersion)
 		fmt.Printf("MongoDB:    image %s, %s\n", servers.mongoImage, servers.mongoVersion)
 	}
 	return m.Run()
@@ -90,7 +125,7 @@ func imageFromEnv(name, def string) string {
 	return def
 }
 
-// startServers starts PostgreSQL and MongoDB side by side. stop removes
+// startServers starts PostgreSQL, MySQL and MongoDB side by side. stop removes
 // whatever was started, also on error.
 func startServers(ctx context.Context) (stop func(), err error) {
 	var (
@@ -110,7 +145,7 @@ func startServers(ctx context.Context) (stop func(), err error) {
 			err = fmt.Errorf("testcontainers: %v", r)
 		}
 	}()
-	for _, start := range []func(context.Context) (func(), error){startPostgres, startMongo} {
+	for _, start := range []func(context.Context) (func(), error){startPostgres, startMySQL, startMongo} {
 		wg.Go(func() {
 			s, err := safely(func() (func(), error) { return start(ctx) })
 			mu.Lock()
@@ -157,7 +192,13 @@ func startPostgres(ctx context.Context) (func(), error) {
 		postgres.WithDatabase("sortid"),
 		postgres.WithUsername("sortid"),
 		postgres.WithPassword("sortid"),
+		// The default collation users get on managed services and from
+		// initdb in most locales is linguistic, not byte order; tests
+		// that claim an order under the default collation must hold
+		// under one. The official image honours this variable too.
+		testcontainers.WithEnv(map[string]string{"POSTGRES_INITDB_ARGS": "--locale-provider=icu --icu-locale=en-US"}),
 		postgres.BasicWaitStrategies(),
+		labelled,
 	)
 	var stop func()
 	if c != nil {
@@ -168,6 +209,9 @@ func startPostgres(ctx context.Context) (func(), error) {
 	}
 	url, err := c.ConnectionString(ctx, "sslmode=disable")
 	if err != nil {
+		return stop, err
+	}
+	if servers.pgAddr, err = networkAddr(ctx, c, "5432"); err != nil {
 		return stop, err
 	}
 	return connectPostgres(ctx, url, stop)
@@ -183,10 +227,17 @@ func connectPostgres(ctx context.Context, url string, stop func()) (func(), erro
 	if err != nil {
 		return stop, err
 	}
-	if err := pool.QueryRow(ctx, "SELECT version()").Scan(&servers.pgVersion); err != nil {
+	var version, provider, locale string
+	err = pool.QueryRow(ctx, `SELECT version(), datlocprovider::text, coalesce(datlocale, datcollate)
+		FROM pg_database WHERE datname = current_database()`).Scan(&version, &provider, &locale)
+	if err != nil {
 		pool.Close()
 		return stop, fmt.Errorf("querying PostgreSQL: %w", err)
 	}
+	if provider == "i" {
+		provider = "ICU"
+	}
+	servers.pgVersion = fmt.Sprintf("%s; database default collation: %s %s", version, provider, locale)
 	servers.pgConfig, servers.pg = cfg, pool
 	return func() { pool.Close(); stop() }, nil
 }
@@ -203,6 +254,7 @@ func startMongo(ctx context.Context) (func(), error) {
 	c, err := testcontainers.Run(ctx, servers.mongoImage,
 		testcontainers.WithExposedPorts("27017/tcp"),
 		testcontainers.WithWaitStrategy(wait.ForListeningPort("27017/tcp").SkipInternalCheck()),
+		labelled,
 	)
 	var stop func()
 	if c != nil {
@@ -213,6 +265,9 @@ func startMongo(ctx context.Context) (func(), error) {
 	}
 	endpoint, err := c.PortEndpoint(ctx, "27017/tcp", "mongodb")
 	if err != nil {
+		return stop, err
+	}
+	if servers.mongoAddr, err = networkAddr(ctx, c, "27017"); err != nil {
 		return stop, err
 	}
 	return connectMongo(ctx, endpoint+"/?directConnection=true", stop)
@@ -245,6 +300,84 @@ func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) 
 	servers.mongo, servers.mongoDB = client, client.Database("sortid")
 	servers.mongoStringDB = stringClient.Database("sortid")
 	return func() { client.Disconnect(context.Background()); stop() }, nil
+}
+
+// networkAddr is the address at which other containers reach port of c.
+func networkAddr(ctx context.Context, c interface {
+	ContainerIP(context.Context) (string, error)
+}, port string) (string, error) {
+	ip, err := c.ContainerIP(ctx)
+	if err != nil {
+		return "", fmt.Errorf("the container's address on the Docker network: %w", err)
+	}
+	return net.JoinHostPort(ip, port), nil
+}
+
+func startMySQL(ctx context.Context) (func(), error) {
+	if dsn := os.Getenv("SORTID_TEST_MYSQL_DSN"); dsn != "" {
+		servers.mysqlImage = "none (SORTID_TEST_MYSQL_DSN)"
+		cfg, err := mysql.ParseDSN(dsn)
+		if err != nil {
+			return func() {}, fmt.Errorf("SORTID_TEST_MYSQL_DSN: %w", err)
+		}
+		return connectMySQL(ctx, cfg, func() {})
+	}
+	servers.mysqlImage = imageFromEnv("SORTID_TEST_MYSQL_IMAGE", defaultMySQLImage)
+	cfg := mysql.NewConfig()
+	cfg.User, cfg.Passwd, cfg.DBName = "root", "sortid", "sortid"
+	cfg.ParseTime = true
+	dsnAt := func(host string, port string) string {
+		c := cfg.Clone()
+		c.Net, c.Addr = "tcp", net.JoinHostPort(host, port)
+		return c.FormatDSN()
+	}
+	// Both the official image and the MariaDB stand-in run their set-up on
+	// a server without TCP, so the first query that works over TCP is the
+	// real server's. Until then each try is cut off, and the driver would
+	// log every one.
+	mysql.SetLogger(log.New(io.Discard, "", 0))
+	defer mysql.SetLogger(log.New(os.Stderr, "[mysql] ", log.Ldate|log.Ltime|log.Lshortfile))
+	c, err := testcontainers.Run(ctx, servers.mysqlImage,
+		testcontainers.WithExposedPorts("3306/tcp"),
+		testcontainers.WithEnv(map[string]string{"MYSQL_ROOT_PASSWORD": cfg.Passwd, "MYSQL_DATABASE": cfg.DBName}),
+		testcontainers.WithWaitStrategy(wait.ForSQL("3306/tcp", "mysql", func(host string, port network.Port) string {
+			return dsnAt(host, port.Port())
+		}).WithStartupTimeout(3*time.Minute)),
+		labelled,
+	)
+	var stop func()
+	if c != nil {
+		stop = terminate(c)
+	}
+	if err != nil {
+		return stop, fmt.Errorf("starting MySQL from %s: %w", servers.mysqlImage, err)
+	}
+	endpoint, err := c.PortEndpoint(ctx, "3306/tcp", "")
+	if err != nil {
+		return stop, err
+	}
+	cfg.Net, cfg.Addr = "tcp", endpoint
+	return connectMySQL(ctx, cfg, stop)
+}
+
+func connectMySQL(ctx context.Context, cfg *mysql.Config, stop func()) (func(), error) {
+	connector, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return stop, err
+	}
+	db := sql.OpenDB(connector)
+	var version, charset, collation string
+	if err := db.QueryRowContext(ctx, "SELECT version(), @@character_set_database, @@collation_database").Scan(&version, &charset, &collation); err != nil {
+		db.Close()
+		return stop, fmt.Errorf("querying MySQL: %w", err)
+	}
+	product := "MySQL"
+	if strings.Contains(version, "MariaDB") {
+		product = "MariaDB"
+	}
+	servers.mysqlVersion = fmt.Sprintf("%s %s; database default: %s, collation %s", product, version, charset, collation)
+	servers.mysqlConfig, servers.mysql = cfg, db
+	return func() { db.Close(); stop() }, nil
 }
 
 // testContext is a context for one test, bounded so a hung server fails

@@ -86,13 +86,25 @@ func TestPostgresObjectIDOrder(t *testing.T) {
 		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id"), ids)
 		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo, hi), inside)
 	})
-	t.Run("char(24)", func(t *testing.T) {
+	t.Run("char(24) under the ICU default", func(t *testing.T) {
 		// Lowercase hex sorts the same under any collation: this column
-		// keeps the database default.
+		// keeps the database default, which the test server makes ICU...
+		var provider string
+		if err := servers.pg.QueryRow(ctx, "SELECT datlocprovider::text FROM pg_database WHERE datname = current_database()").Scan(&provider); err != nil || provider != "i" {
+			t.Fatalf("the test database's locale provider is %q (%v); want i (ICU)", provider, err)
+		}
 		table := pgTable(t, ctx, servers.pg, "id char(24) PRIMARY KEY")
 		copyRows(t, ctx, servers.pg, table, ids)
 		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id"), ids)
 		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo, hi), inside)
+
+		// ...which does not sort by bytes: the same kind of column
+		// misorders KSUIDs, so the check above could fail.
+		counter := pgTable(t, ctx, servers.pg, "id char(27) PRIMARY KEY")
+		copyRows(t, ctx, servers.pg, counter, []string{newerCaseKSUID.String(), olderCaseKSUID.String()})
+		if got := readIDs[ksuid.KSUID](t, ctx, servers.pg, "SELECT id FROM "+counter+" ORDER BY id"); got[0] != newerCaseKSUID {
+			t.Errorf("KSUIDs under the database default came back %v; expected the newer first (ICU interleaves case)", got)
+		}
 	})
 }
 

@@ -1,0 +1,342 @@
+package containers
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	gormmysql "gorm.io/driver/mysql"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+	"gorm.io/gorm/logger"
+
+	"github.com/sortid/sortid/gormplugin"
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
+)
+
+// The create paths the SQLite unit tests of gormplugin cover, as models
+// of this package.
+type (
+	gormPtrKey struct {
+		ID   *ksuid.KSUID
+		Name string
+	}
+	GormBase struct {
+		ID ksuid.KSUID
+	}
+	gormEmbedded struct {
+		GormBase
+		Name string
+	}
+	gormTagged struct {
+		ID    uint
+		Ref   ksuid.KSUID `sortid:"auto"`
+		Other ksuid.KSUID
+	}
+	gormSession struct {
+		ID   objectid.ObjectID
+		Name string
+	}
+)
+
+var gormMySQLModels = []any{&gormUser{}, &gormOrder{}, &gormPtrKey{}, &gormEmbedded{}, &gormTagged{}, &gormSession{}}
+
+// openGORMMySQL opens GORM, through gorm.io/driver/mysql, on a database of
+// the MySQL server made for t alone (with the server's default character
+// set and collation), with the plugin, and migrates the models.
+func openGORMMySQL(t *testing.T, opts ...gormplugin.Option) *gorm.DB {
+	t.Helper()
+	ctx := testContext(t)
+	name := "sortid_" + sanitize(t.Name())
+	servers.mysql.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name)
+	if _, err := servers.mysql.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { servers.mysql.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name) })
+	cfg := servers.mysqlConfig.Clone()
+	cfg.DBName = name
+	connector, err := mysql.NewConnector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := gorm.Open(gormmysql.New(gormmysql.Config{Conn: sqlOpenDB(t, connector)}), &gorm.Config{Logger: gormLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Use(gormplugin.New(opts...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AutoMigrate(gormMySQLModels...); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func sqlOpenDB(t *testing.T, c driver.Connector) *sql.DB {
+	db := sql.OpenDB(c)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestGORMMySQLColumnTypes(t *testing.T) {
+	needServers(t)
+	db := openGORMMySQL(t)
+	if err := db.AutoMigrate(gormMySQLModels...); err != nil {
+		t.Fatalf("a second AutoMigrate: %v", err)
+	}
+	for _, col := range []struct{ table, column, want string }{
+		{"gorm_users", "id", "char(27)"},
+		{"gorm_orders", "id", "char(27)"},
+		{"gorm_orders", "user_id", "char(27)"},
+		{"gorm_ptr_keys", "id", "char(27)"},
+		{"gorm_embeddeds", "id", "char(27)"},
+		{"gorm_taggeds", "ref", "char(27)"},
+		{"gorm_taggeds", "other", "char(27)"},
+		{"gorm_sessions", "id", "char(24)"},
+	} {
+		var typ, charset, collation string
+		err := db.Raw(`SELECT COLUMN_TYPE, CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLUMNS
+			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?`, col.table, col.column).Row().Scan(&typ, &charset, &collation)
+		if err != nil || typ != col.want || charset != "ascii" || collation != "ascii_bin" {
+			t.Errorf("%s.%s is %s %s %s (%v); want %s ascii ascii_bin", col.table, col.column, typ, charset, collation, err, col.want)
+		}
+	}
+}
+
+// storedUserID returns the ID of the gorm_users row with the given email.
+func storedUserID(t *testing.T, db *gorm.DB, email string) ksuid.KSUID {
+	t.Helper()
+	var u gormUser
+	if err := db.Where("email = ?", email).First(&u).Error; err != nil {
+		t.Fatalf("reading back %s: %v", email, err)
+	}
+	return u.ID
+}
+
+func TestGORMMySQLOrderAndWindow(t *testing.T) {
+	needServers(t)
+	// Simulated time: the clock moves one second every 100 IDs.
+	var calls atomic.Int64
+	clock := func() time.Time { return base.Add(time.Duration(calls.Add(1)/100) * time.Second) }
+	db := openGORMMySQL(t, gormplugin.WithGenerator(ksuid.NewGenerator(ksuid.WithMonotonic(), ksuid.WithClock(clock))))
+
+	users := make([]gormUser, 10_000)
+	for i := range users {
+		users[i].Email = fmt.Sprintf("u%d@x", i)
+	}
+	if err := db.CreateInBatches(&users, 500).Error; err != nil {
+		t.Fatal(err)
+	}
+	made := make([]ksuid.KSUID, len(users))
+	for i, u := range users {
+		made[i] = u.ID
+	}
+	var read []gormUser
+	if err := db.Order("id").Find(&read).Error; err != nil {
+		t.Fatal(err)
+	}
+	got := make([]ksuid.KSUID, len(read))
+	for i, u := range read {
+		got[i] = u.ID
+	}
+	assertOrder(t, got, made)
+	for i := range got {
+		if got[i] != made[i] {
+			t.Fatalf("row %d in ID order is %v; the %dth made was %v (creation order)", i, got[i], i, made[i])
+		}
+	}
+
+	from, to := base.Add(20*time.Second), base.Add(29*time.Second)
+	lo, _ := ksuid.MinAt(from)
+	hi, _ := ksuid.MaxAt(to)
+	var inWindow int64
+	if err := db.Model(&gormUser{}).Where("id BETWEEN ? AND ?", lo, hi).Count(&inWindow).Error; err != nil {
+		t.Fatal(err)
+	}
+	if inWindow != 1000 {
+		t.Errorf("window of 10 s counted %d rows, want 1000 (100 a second)", inWindow)
+	}
+}
+
+func TestGORMMySQLCreatePaths(t *testing.T) {
+	needServers(t)
+	db := openGORMMySQL(t)
+
+	t.Run("struct", func(t *testing.T) {
+		u := gormUser{Email: "a@x"}
+		if err := db.Create(&u).Error; err != nil {
+			t.Fatal(err)
+		}
+		if u.ID.IsZero() || storedUserID(t, db, "a@x") != u.ID {
+			t.Errorf("struct %v, row %v", u.ID, storedUserID(t, db, "a@x"))
+		}
+		given := ksuid.New()
+		if err := db.Create(&gormUser{ID: given, Email: "given@x"}).Error; err != nil {
+			t.Fatal(err)
+		}
+		if got := storedUserID(t, db, "given@x"); got != given {
+			t.Errorf("a given ID: row holds %v, want %v", got, given)
+		}
+	})
+	t.Run("slice of pointers", func(t *testing.T) {
+		users := []*gormUser{{Email: "p1@x"}, {Email: "p2@x"}, {Email: "p3@x"}}
+		if err := db.Create(users).Error; err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range users {
+			if u.ID.IsZero() || storedUserID(t, db, u.Email) != u.ID {
+				t.Errorf("%s: struct %v, row %v", u.Email, u.ID, storedUserID(t, db, u.Email))
+			}
+		}
+	})
+	t.Run("Save and FirstOrCreate", func(t *testing.T) {
+		u := gormUser{Email: "save@x"}
+		if err := db.Save(&u).Error; err != nil {
+			t.Fatal(err)
+		}
+		if u.ID.IsZero() || storedUserID(t, db, "save@x") != u.ID {
+			t.Errorf("Save: struct %v, row %v", u.ID, storedUserID(t, db, "save@x"))
+		}
+		var first, again gormUser
+		if err := db.Where(gormUser{Email: "foc@x"}).FirstOrCreate(&first).Error; err != nil || first.ID.IsZero() {
+			t.Fatalf("FirstOrCreate: %v, ID %v", err, first.ID)
+		}
+		if err := db.Where(gormUser{Email: "foc@x"}).FirstOrCreate(&again).Error; err != nil || again.ID != first.ID {
+			t.Errorf("second FirstOrCreate: %v, %v; want %v", err, again.ID, first.ID)
+		}
+	})
+	t.Run("map", func(t *testing.T) {
+		m := map[string]any{"Email": "map@x"}
+		if err := db.Model(&gormUser{}).Create(m).Error; err != nil {
+			t.Fatal(err)
+		}
+		id, ok := m["id"].(ksuid.KSUID)
+		if !ok || id.IsZero() || storedUserID(t, db, "map@x") != id {
+			t.Errorf("map holds %v; row %v", m["id"], storedUserID(t, db, "map@x"))
+		}
+	})
+	t.Run("associations", func(t *testing.T) {
+		u := gormUser{Email: "assoc@x", Orders: []gormOrder{{Item: "a"}, {Item: "b"}}}
+		if err := db.Create(&u).Error; err != nil {
+			t.Fatal(err)
+		}
+		var orders []gormOrder
+		if err := db.Where("user_id = ?", u.ID).Order("id").Find(&orders).Error; err != nil || len(orders) != 2 {
+			t.Fatalf("orders under the parent's ID: %d, %v", len(orders), err)
+		}
+		if orders[0].ID != u.Orders[0].ID || orders[1].ID != u.Orders[1].ID {
+			t.Errorf("stored orders %v, created %v", orders, u.Orders)
+		}
+	})
+	t.Run("pointer, embedded, tagged, ObjectID", func(t *testing.T) {
+		p := gormPtrKey{Name: "p"}
+		e := gormEmbedded{Name: "e"}
+		tg := gormTagged{}
+		s := gormSession{Name: "s"}
+		for _, v := range []any{&p, &e, &tg, &s} {
+			if err := db.Create(v).Error; err != nil {
+				t.Fatalf("%T: %v", v, err)
+			}
+		}
+		var backP gormPtrKey
+		if err := db.First(&backP, "name = ?", "p").Error; err != nil || p.ID == nil || backP.ID == nil || *backP.ID != *p.ID {
+			t.Errorf("pointer key: struct %v, row %v, %v", p.ID, backP.ID, err)
+		}
+		var backE gormEmbedded
+		if err := db.First(&backE, "name = ?", "e").Error; err != nil || e.ID.IsZero() || backE.ID != e.ID {
+			t.Errorf("embedded key: struct %v, row %v, %v", e.ID, backE.ID, err)
+		}
+		var backT gormTagged
+		if err := db.First(&backT, tg.ID).Error; err != nil || tg.Ref.IsZero() || backT.Ref != tg.Ref || !backT.Other.IsZero() {
+			t.Errorf("tagged: struct %v, row %v (other %v), %v", tg.Ref, backT.Ref, backT.Other, err)
+		}
+		var backS gormSession
+		if err := db.First(&backS, "name = ?", "s").Error; err != nil || s.ID.IsZero() || backS.ID != s.ID {
+			t.Errorf("ObjectID key: struct %v, row %v, %v", s.ID, backS.ID, err)
+		}
+	})
+	t.Run("not addressable", func(t *testing.T) {
+		if err := db.Create(gormUser{Email: "value@x"}).Error; !errors.Is(err, gorm.ErrInvalidValue) {
+			t.Errorf("Create of a struct value: %v, want gorm.ErrInvalidValue", err)
+		}
+	})
+	t.Run("concurrent", func(t *testing.T) {
+		const goroutines, each = 8, 100
+		var wg sync.WaitGroup
+		errs := make(chan error, goroutines)
+		for g := range goroutines {
+			wg.Go(func() {
+				for i := range each {
+					if err := db.Create(&gormUser{Email: fmt.Sprintf("concurrent-%d-%d@x", g, i)}).Error; err != nil {
+						errs <- err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		var count, distinct int64
+		db.Model(&gormUser{}).Where("email LIKE 'concurrent-%'").Count(&count)
+		db.Model(&gormUser{}).Where("email LIKE 'concurrent-%'").Distinct("id").Count(&distinct)
+		if count != goroutines*each || distinct != count {
+			t.Errorf("%d rows, %d distinct IDs; want %d", count, distinct, goroutines*each)
+		}
+	})
+}
+
+// TestGORMMySQLUpsert pins down what an upsert does on MySQL, which has no
+// RETURNING: the row keeps its ID, and the struct keeps the ID the plugin
+// made for it, which no row has. The README says to read the row back.
+func TestGORMMySQLUpsert(t *testing.T) {
+	needServers(t)
+	db := openGORMMySQL(t)
+	first := gormUser{Name: "first", Email: "up@x"}
+	if err := db.Create(&first).Error; err != nil {
+		t.Fatal(err)
+	}
+	second := gormUser{Name: "second", Email: "up@x"}
+	res := db.Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "email"}},
+		DoUpdates: clause.AssignmentColumns([]string{"name"}),
+	}).Create(&second)
+	if res.Error != nil {
+		t.Fatal(res.Error)
+	}
+	var row gormUser
+	if err := db.Where("email = ?", "up@x").First(&row).Error; err != nil {
+		t.Fatal(err)
+	}
+	if row.ID != first.ID || row.Name != "second" {
+		t.Errorf("after the upsert the row is %v %q; want its own ID %v and the new name", row.ID, row.Name, first.ID)
+	}
+	// MySQL counts an updated row twice; that is how a caller can tell.
+	if res.RowsAffected != 2 || second.ID == first.ID || second.ID.IsZero() {
+		t.Errorf("upsert: %d rows affected, struct ID %v; the README says 2 and an ID no row has", res.RowsAffected, second.ID)
+	}
+
+	third := gormUser{Name: "third", Email: "up@x"}
+	res = db.Clauses(clause.OnConflict{DoNothing: true}).Create(&third)
+	if res.Error != nil || res.RowsAffected != 0 || storedUserID(t, db, "up@x") != first.ID {
+		t.Errorf("DoNothing: %v, %d rows; the row must keep %v", res.Error, res.RowsAffected, first.ID)
+	}
+}
+
+func gormLogger() logger.Interface {
+	if os.Getenv("SORTID_GORM_LOG") != "" {
+		return logger.Default.LogMode(logger.Info)
+	}
+	return logger.Discard
+}
