@@ -6,9 +6,10 @@ GO ?= go
 test:
 	GO=$(GO) scripts/test.sh
 
-# Only the integration tests, with every container step shown.
+# Only the integration tests, with every container step shown. Unlike
+# make test, it leaves a dockerd it started running.
 integration:
-	cd containers_test && env $$(../scripts/testenv.sh) $(GO) test -race -count=1 -timeout 20m -v
+	cd containers_test && env $$(../scripts/testenv.sh) SORTID_TEST_CONTAINER_LOG=1 $(GO) test -race -count=1 -timeout 20m -v
 
 # Benchmarks of sortid against the peer libraries, in one run.
 bench:

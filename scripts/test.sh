@@ -4,11 +4,17 @@
 # cmd/sortid in headless Chromium; the allocation tests and the 2^24-ID
 # command test without the race detector; the ID packages again as
 # GOARCH=386 under qemu, and the clock linked for other platforms; a build
-# of the benchmark module; then the integration
-# tests against real servers. The integration set-up (Docker engine and
-# images, see scripts/testenv.sh) runs in the background during the unit
-# tests. The integration package runs from its folder so that its report
-# of the servers it used is printed. Exits non-zero if any step failed.
+# of the benchmark and integration modules; then the integration tests
+# against real servers (PostgreSQL, MySQL/MariaDB, a MongoDB-wire server),
+# each test's name and result shown. The integration set-up (Docker engine
+# and images, see scripts/testenv.sh) runs in the background during the
+# unit tests. Exits non-zero if any step failed.
+#
+# It leaves nothing running: containers the tests started carry the label
+# io.sortid.test and are removed at the end, also after a test timeout or
+# Ctrl-C (and any a killed run left are removed before the tests start); a
+# dockerd this run started is stopped, one that was running is left alone.
+# In CI a container left behind by the tests fails the run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
@@ -26,9 +32,46 @@ $GO vet ./... || exit 1
 step packages
 scripts/install-packages.sh || exit 1
 
-envfile=$(mktemp)
-setuplog=$(mktemp)
-trap 'rm -f "$envfile" "$setuplog"' EXIT
+run=$(mktemp -d)
+envfile=$run/env setuplog=$run/setup.log
+export SORTID_DOCKERD_PIDFILE=$run/dockerd.pid
+label=io.sortid.test
+
+# remove_test_containers removes every container and image the tests
+# marked with the label, if an engine answers.
+remove_test_containers() {
+	docker info >/dev/null 2>&1 || return 0
+	local ids
+	ids=$(docker ps -aq --filter "label=$label")
+	[ -n "$ids" ] && docker rm -f $ids >/dev/null
+	ids=$(docker image ls -q --filter "label=$label")
+	[ -n "$ids" ] && docker image rm -f $ids >/dev/null
+	return 0
+}
+
+finish() {
+	if [ -n "${setup:-}" ] && kill -0 "$setup" 2>/dev/null; then
+		kill "$setup" 2>/dev/null
+		wait "$setup" 2>/dev/null
+	fi
+	remove_test_containers
+	if [ -s "$SORTID_DOCKERD_PIDFILE" ]; then
+		local pid
+		pid=$(cat "$SORTID_DOCKERD_PIDFILE")
+		echo "== stopping the dockerd this run started (pid $pid)"
+		kill "$pid" 2>/dev/null
+		for _ in $(seq 30); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 1
+		done
+		kill -0 "$pid" 2>/dev/null && echo "dockerd (pid $pid) did not stop within 30 s"
+	fi
+	rm -rf "$run"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 scripts/testenv.sh >"$envfile" 2>"$setuplog" &
 setup=$!
 
@@ -64,7 +107,22 @@ step "benchmark and integration modules build"
 
 step integration set-up
 wait "$setup"
+setup=
 cat "$setuplog" >&2
+# Containers a killed earlier run left behind.
+remove_test_containers
 step integration tests
-(cd containers_test && env $(cat "$envfile") $GO test -race -count=1 -timeout 20m) || status=1
+# -v names every test and its result; the RUN/PAUSE/CONT lines only add
+# noise.
+(cd containers_test && env $(cat "$envfile") $GO test -race -count=1 -timeout 20m -v 2>&1) |
+	sed -u '/^=== \(RUN\|PAUSE\|CONT\)/d' || status=1
+if [ -n "${CI:-}" ] && docker info >/dev/null 2>&1; then
+	step "no container left behind"
+	left=$(docker ps -a --format '{{.ID}} {{.Image}} {{.Status}}')
+	if [ -n "$left" ]; then
+		echo "the tests left these containers:"
+		echo "$left"
+		status=1
+	fi
+fi
 exit $status

@@ -52,11 +52,17 @@ ensure_docker() {
 	fi
 	log "starting dockerd (log: /var/log/sortid-dockerd.log)"
 	setsid dockerd >/var/log/sortid-dockerd.log 2>&1 </dev/null &
+	local pid=$!
 	if [ -n "${SORTID_DOCKERD_PIDFILE:-}" ]; then
-		echo $! >"$SORTID_DOCKERD_PIDFILE"
+		echo "$pid" >"$SORTID_DOCKERD_PIDFILE"
 	fi
 	for _ in $(seq 60); do
 		docker info >/dev/null 2>&1 && return 0
+		if ! kill -0 "$pid" 2>/dev/null; then
+			log "dockerd exited at start; the end of /var/log/sortid-dockerd.log:"
+			tail -n 5 /var/log/sortid-dockerd.log >&2
+			return 1
+		fi
 		sleep 1
 	done
 	log "dockerd did not answer within 60 s; see /var/log/sortid-dockerd.log"
