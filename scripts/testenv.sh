@@ -215,10 +215,13 @@ choose() {
 
 # remove_stale removes sortid-test/ images that no run of these sources
 # uses: stand-ins of older tags, and the rootfs of an older package list.
+# (Images the tests build carry the label io.sortid.test, and
+# scripts/test.sh removes them.)
 remove_stale() {
 	local image keep used
 	for image in $(docker image ls --format '{{.Repository}}:{{.Tag}}' --filter 'reference=sortid-test/*'); do
-		keep=
+		# Images the tests build and label are theirs to remove.
+		keep=$(docker image inspect --format '{{index .Config.Labels "io.sortid.test"}}' "$image" 2>/dev/null)
 		for used in "${in_use[@]}"; do
 			[ "$image" = "$used" ] && keep=1
 		done
