@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/go-sql-driver/mysql"
 	gormmysql "gorm.io/driver/mysql"
@@ -124,47 +122,7 @@ func storedUserID(t *testing.T, db *gorm.DB, email string) ksuid.KSUID {
 
 func TestGORMMySQLOrderAndWindow(t *testing.T) {
 	needServers(t)
-	// Simulated time: the clock moves one second every 100 IDs.
-	var calls atomic.Int64
-	clock := func() time.Time { return base.Add(time.Duration(calls.Add(1)/100) * time.Second) }
-	db := openGORMMySQL(t, gormplugin.WithGenerator(ksuid.NewGenerator(ksuid.WithMonotonic(), ksuid.WithClock(clock))))
-
-	users := make([]gormUser, 10_000)
-	for i := range users {
-		users[i].Email = fmt.Sprintf("u%d@x", i)
-	}
-	if err := db.CreateInBatches(&users, 500).Error; err != nil {
-		t.Fatal(err)
-	}
-	made := make([]ksuid.KSUID, len(users))
-	for i, u := range users {
-		made[i] = u.ID
-	}
-	var read []gormUser
-	if err := db.Order("id").Find(&read).Error; err != nil {
-		t.Fatal(err)
-	}
-	got := make([]ksuid.KSUID, len(read))
-	for i, u := range read {
-		got[i] = u.ID
-	}
-	assertOrder(t, got, made)
-	for i := range got {
-		if got[i] != made[i] {
-			t.Fatalf("row %d in ID order is %v; the %dth made was %v (creation order)", i, got[i], i, made[i])
-		}
-	}
-
-	from, to := base.Add(20*time.Second), base.Add(29*time.Second)
-	lo, _ := ksuid.MinAt(from)
-	hi, _ := ksuid.MaxAt(to)
-	var inWindow int64
-	if err := db.Model(&gormUser{}).Where("id BETWEEN ? AND ?", lo, hi).Count(&inWindow).Error; err != nil {
-		t.Fatal(err)
-	}
-	if inWindow != 1000 {
-		t.Errorf("window of 10 s counted %d rows, want 1000 (100 a second)", inWindow)
-	}
+	assertGORMTimeOrder(t, openGORMMySQL(t, simulatedTime()))
 }
 
 func TestGORMMySQLCreatePaths(t *testing.T) {

@@ -2,6 +2,7 @@ package containers
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -100,6 +101,34 @@ func TestMongoKSUIDOrder(t *testing.T) {
 			assertOrder(t, findIDs[ksuid.KSUID](t, ctx, coll, bson.D{}), ids)
 			assertOrder(t, findIDs[ksuid.KSUID](t, ctx, coll, between(lo, hi)), inside)
 		})
+	}
+}
+
+// TestMongoStringKSUIDsUnderLocaleCollation is the counter-case of the
+// string subtest above, which claims time order under the default (simple)
+// collation: under a locale's collation the same strings misorder.
+func TestMongoStringKSUIDsUnderLocaleCollation(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	coll := mongoCollection(t, ctx, servers.mongoStringDB)
+	insertIDs(t, ctx, coll, []ksuid.KSUID{newerCaseKSUID, olderCaseKSUID})
+	cur, err := coll.Find(ctx, bson.D{}, options.Find().
+		SetSort(bson.D{{Key: "_id", Value: 1}}).
+		SetCollation(&options.Collation{Locale: "en"}))
+	var cmdErr mongo.CommandError
+	if errors.As(err, &cmdErr) && cmdErr.Name == "NotImplemented" {
+		// FerretDB, the stand-in where mongo:8 cannot be pulled.
+		t.Skipf("%s does not implement collations, so this counter-case cannot run here: %v", servers.mongoVersion, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []idDoc[ksuid.KSUID]
+	if err := cur.All(ctx, &docs); err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 2 || docs[0].ID != newerCaseKSUID {
+		t.Errorf(`sorted under {locale: "en"}: %v; expected the newer %v first (time order broken)`, docs, newerCaseKSUID)
 	}
 }
 
