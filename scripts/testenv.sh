@@ -111,7 +111,7 @@ debian_mirror() {
 # The Debian packages of the base rootfs the PostgreSQL and MariaDB
 # stand-ins share: the psql client (the PostgreSQL stand-in's set-up uses
 # it) and the MariaDB server.
-rootfs_packages=postgresql-client-15,mariadb-server
+rootfs_packages=postgresql-client,mariadb-server
 
 build_rootfs() {
 	local suite
