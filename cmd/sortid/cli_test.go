@@ -200,6 +200,22 @@ func TestRange(t *testing.T) {
 	}
 }
 
+// TestSQL checks what `sortid sql` prints by its landmarks; the script
+// itself is tested on PostgreSQL in containers_test.
+func TestSQL(t *testing.T) {
+	out, _, code := sortid(t, "", "sql")
+	if code != 0 || !strings.HasPrefix(out, "-- sortid for PostgreSQL") ||
+		!strings.Contains(out, "\tCREATE DOMAIN ksuid AS bytea CHECK (octet_length(VALUE) = 20);") ||
+		!strings.Contains(out, "CREATE OR REPLACE FUNCTION ksuid_generate() RETURNS ksuid") || !strings.HasSuffix(out, "COMMIT;\n") {
+		t.Errorf("sql: exit %d, script:\n%s", code, out)
+	}
+	out, _, code = sortid(t, "", "sql", "--schema", "ids")
+	if code != 0 || !strings.Contains(out, `CREATE SCHEMA IF NOT EXISTS "ids";`) ||
+		!strings.Contains(out, `CREATE OR REPLACE FUNCTION "ids".ksuid_to_text(id bytea) RETURNS text`) {
+		t.Errorf("sql --schema ids: exit %d, script:\n%s", code, out)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -216,6 +232,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"range", "2024-01-01T00:00:00Z"}, 2, "range takes two times"},
 		{[]string{"range", "2024-02-01T00:00:00Z", "2024-01-01T00:00:00Z"}, 1, "ends (2024-01-01T00:00:00Z) before it starts"},
 		{[]string{"range", "1000", "2000"}, 1, "ksuid: time 1970-01-01T00:16:40Z outside"},
+		{[]string{"sql", "--schema", "My-IDs"}, 2, `schema "My-IDs": invalid schema name`},
+		{[]string{"sql", "public"}, 2, "sql takes no arguments"},
 	} {
 		out, errOut, code := sortid(t, "", tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) || out != "" {

@@ -7,6 +7,7 @@
 //	sortid inspect 0qjBBlJIfbVLKwnJn4xpLGDr00e 60c468e6101bf215dc9fa835
 //	sortid range 2024-01-01T00:00:00Z 2024-01-31T23:59:59Z
 //	sortid serve --addr 127.0.0.1:8080
+//	sortid sql | psql "$DATABASE_URL"
 //
 // Run it with go run github.com/sortid/sortid/cmd/sortid, or go install it.
 package main
@@ -40,6 +41,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runRange(args[1:], stdout, stderr)
 		case "serve":
 			return runServe(args[1:], stderr)
+		case "sql":
+			return runSQL(args[1:], stdout, stderr)
 		case "help":
 			fmt.Fprint(stdout, usage)
 			return exitOK
@@ -55,6 +58,7 @@ Usage:
   sortid inspect [--json] [--hex] [ID ...]     (IDs from stdin, one per line, when none are given)
   sortid range [-t ksuid|objectid] [--json] FROM TO
   sortid serve [--addr 127.0.0.1:8080]
+  sortid sql [--schema NAME]                  (PostgreSQL: the ksuid and objectid domains and functions)
 
 Times are RFC 3339 (2024-05-01T12:00:00Z) or Unix seconds.
 
@@ -67,6 +71,7 @@ Examples:
   grep -o '[0-9A-Za-z]\{27\}' app.log | sortid inspect --json
   sortid range 2024-05-01T00:00:00Z 2024-05-01T23:59:59Z
   sortid serve                             a page to generate and inspect IDs
+  sortid sql | psql "$DATABASE_URL"        install the domains and SQL functions
 
 Exit status: 0 on success, 1 if an ID could not be made or read, 2 on a usage error.
 `

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/sortid/sortid/internal/pgsql"
+)
+
+// runSQL prints the PostgreSQL install script.
+func runSQL(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("sql", stderr)
+	schema := fs.String("schema", "", "create the domains and functions in this schema (created if missing)")
+	if code := parseFlags(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "sql takes no arguments, got %q", fs.Args())
+	}
+	script, err := pgsql.Script(*schema)
+	if err != nil {
+		return usageError(stderr, "%v", err)
+	}
+	fmt.Fprint(stdout, script)
+	return exitOK
+}

@@ -1,0 +1,299 @@
+package containers
+
+import (
+	"bytes"
+	"crypto/rand"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/sqltype"
+)
+
+// sqlSchema is where these tests install sortid's SQL, apart from the
+// public schema that other tests install into.
+const sqlSchema = "sortid_sql_test"
+
+// installSQL installs the script into public and into sqlSchema, twice
+// each (it must be idempotent), and drops sqlSchema when t ends.
+func installSQL(t *testing.T) {
+	t.Helper()
+	ctx := testContext(t)
+	for range 2 {
+		for _, schema := range []string{"", sqlSchema} {
+			if err := sqltype.Install(ctx, servers.pg, schema); err != nil {
+				t.Fatalf("install into %q: %v", schema, err)
+			}
+		}
+	}
+	t.Cleanup(func() { servers.pg.Exec(ctx, "DROP SCHEMA IF EXISTS "+sqlSchema+" CASCADE") })
+}
+
+// pgError returns err as a *pgconn.PgError, or fails t.
+func pgError(t *testing.T, err error) *pgconn.PgError {
+	t.Helper()
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		t.Fatalf("want a PostgreSQL error, got %v", err)
+	}
+	return pgErr
+}
+
+func TestSQLFunctionsDeclared(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	rows, err := servers.pg.Query(ctx, `SELECT proname, provolatile::text, proisstrict, proparallel::text
+		FROM pg_proc WHERE pronamespace = $1::regnamespace ORDER BY proname`, sqlSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type decl struct {
+		name, volatile string
+		strict         bool
+		parallel       string
+	}
+	got, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (d decl, err error) {
+		err = r.Scan(&d.name, &d.volatile, &d.strict, &d.parallel)
+		return d, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pure := []string{"ksuid_from_text", "ksuid_max_at", "ksuid_min_at", "ksuid_time", "ksuid_to_text",
+		"objectid_from_text", "objectid_time", "objectid_to_text"}
+	seen := map[string]decl{}
+	for _, d := range got {
+		seen[d.name] = d
+	}
+	for _, name := range pure {
+		if d := seen[name]; d.volatile != "i" || !d.strict || d.parallel != "s" {
+			t.Errorf("%s is declared %+v; want IMMUTABLE STRICT PARALLEL SAFE", name, d)
+		}
+	}
+	if d := seen["ksuid_generate"]; d.volatile != "v" {
+		t.Errorf("ksuid_generate is declared %+v; want VOLATILE", d)
+	}
+}
+
+func TestSQLFunctionsAgreeWithGo(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+
+	largest := ksuid.MustParse("aWgEPTl1tmebfsQzFP4bxwgy80V")
+	ids := []ksuid.KSUID{{}, largest, olderCaseKSUID, newerCaseKSUID}
+	for range 2000 {
+		var id ksuid.KSUID
+		rand.Read(id[:])
+		if id.Compare(largest) <= 0 {
+			ids = append(ids, id)
+		}
+	}
+	raw := make([][]byte, len(ids))
+	for i := range ids {
+		raw[i] = ids[i][:]
+	}
+	rows, err := servers.pg.Query(ctx, `SELECT ksuid_to_text(x), ksuid_from_text(ksuid_to_text(x)), ksuid_time(x)
+		FROM unnest($1::bytea[]) WITH ORDINALITY AS u(x, n) ORDER BY n`, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	var text string
+	var back []byte
+	var at time.Time
+	_, err = pgx.ForEachRow(rows, []any{&text, &back, &at}, func() error {
+		id := ids[i]
+		if text != id.String() || !bytes.Equal(back, id[:]) || !at.Equal(id.Time()) {
+			t.Errorf("%x: SQL gives %s, %x, %v; Go %s, %v", id[:], text, back, at, id.String(), id.Time())
+		}
+		i++
+		return nil
+	})
+	if err != nil || i != len(ids) {
+		t.Fatalf("%d rows of %d, %v", i, len(ids), err)
+	}
+
+	for _, at := range []time.Time{time.Unix(ksuid.EpochUnix, 0), base, base.Add(123456789 * time.Millisecond), time.Unix(ksuid.MaxUnix, 0)} {
+		var lo, hi []byte
+		if err := servers.pg.QueryRow(ctx, "SELECT ksuid_min_at($1), ksuid_max_at($1)", at).Scan(&lo, &hi); err != nil {
+			t.Fatal(err)
+		}
+		wantLo, _ := ksuid.MinAt(at)
+		wantHi, _ := ksuid.MaxAt(at)
+		if !bytes.Equal(lo, wantLo[:]) || !bytes.Equal(hi, wantHi[:]) {
+			t.Errorf("ksuid_min_at/max_at(%v) = %x, %x; Go %v, %v", at, lo, hi, wantLo, wantHi)
+		}
+	}
+
+	oids := objectIDsOverTime(t)[:500]
+	for _, id := range oids {
+		var text string
+		var back []byte
+		var at time.Time
+		err := servers.pg.QueryRow(ctx, "SELECT objectid_to_text($1), objectid_from_text(upper(objectid_to_text($1))), objectid_time($1)", id[:]).
+			Scan(&text, &back, &at)
+		if err != nil || text != id.String() || !bytes.Equal(back, id[:]) || !at.Equal(id.Time()) {
+			t.Fatalf("%v: SQL gives %s, %x, %v (%v)", id, text, back, at, err)
+		}
+	}
+}
+
+func TestSQLFunctionsRefuseBadInput(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	long := strings.Repeat("A", 100)
+	for _, tc := range []struct {
+		query string
+		arg   any
+		code  string
+		msg   string
+	}{
+		{"SELECT ksuid_from_text($1)", "short", "22P02", `ksuid_from_text: parsing "short": invalid length 5, want 27`},
+		{"SELECT ksuid_from_text($1)", "0ujtsYcgvSTl8PAuAdqWYSMnLOv0", "22P02", "invalid length 28, want 27"},
+		{"SELECT ksuid_from_text($1)", "0ujtsYcgvSTl8PAu-dqWYSMnLOv", "22P02", `invalid character "-" at offset 16`},
+		{"SELECT ksuid_from_text($1)", "0ujtsYcgvSTl8PAuAdqWYSMnLOé", "22P02", `invalid character "é" at offset 26`},
+		{"SELECT ksuid_from_text($1)", "aWgEPTl1tmebfsQzFP4bxwgy80W", "22003", `parsing "aWgEPTl1tmebfsQzFP4bxwgy80W": value out of range`},
+		{"SELECT ksuid_from_text($1)", "zzzzzzzzzzzzzzzzzzzzzzzzzzz", "22003", "value out of range"},
+		{"SELECT ksuid_from_text($1)", long, "22P02", `parsing "` + long[:64] + `"...: invalid length 100`},
+		{"SELECT ksuid_to_text($1)", []byte("0ujtsYcgvSTl8PAuAdqWYSMnLOv"), "22P03", "is 27 bytes; a KSUID is 20"},
+		{"SELECT ksuid_time($1)", []byte{1, 2, 3}, "22P03", "ksuid_time: \\x010203 is 3 bytes; a KSUID is 20"},
+		{"SELECT ksuid_min_at($1)", time.Date(2014, 5, 13, 16, 53, 19, 0, time.UTC), "22008", "ksuid_min_at: the time 2014-05-13 16:53:19+00 is outside the KSUID range"},
+		{"SELECT ksuid_max_at($1)", time.Date(2150, 6, 19, 23, 21, 36, 0, time.UTC), "22008", "ksuid_max_at: the time 2150-06-19 23:21:36+00 is outside the KSUID range"},
+		{"SELECT objectid_from_text($1)", "5f1e3c2a9b8d7e6f5a4b3c2", "22P02", `objectid_from_text: parsing "5f1e3c2a9b8d7e6f5a4b3c2": invalid length 23, want 24`},
+		{"SELECT objectid_from_text($1)", "5f1e3c2a9b8d7e6f5a4b3cg2", "22P02", `invalid character "g" at offset 22`},
+		{"SELECT objectid_to_text($1)", make([]byte, 13), "22P03", "objectid_to_text: \\x00000000000000000000000000 is 13 bytes; an ObjectID is 12"},
+		{"SELECT objectid_time($1)", make([]byte, 11), "22P03", "is 11 bytes; an ObjectID is 12"},
+	} {
+		var out any
+		err := servers.pg.QueryRow(ctx, tc.query, tc.arg).Scan(&out)
+		if err == nil {
+			t.Errorf("%s with %v gave %v; want an error", tc.query, tc.arg, out)
+			continue
+		}
+		if e := pgError(t, err); e.Code != tc.code || !strings.Contains(e.Message, tc.msg) {
+			t.Errorf("%s with %v: %s %q; want %s and %q", tc.query, tc.arg, e.Code, e.Message, tc.code, tc.msg)
+		}
+	}
+}
+
+// TestSQLGenerateInterleavesWithGo makes IDs in turn with Go's monotonic
+// generator and with ksuid_generate(): both put the fraction of the
+// second first in the payload, so their IDs sort in the order they were
+// made.
+func TestSQLGenerateInterleavesWithGo(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	g := ksuid.NewGenerator(ksuid.WithMonotonic())
+	var made []ksuid.KSUID
+	randomParts := map[string]bool{}
+	for i := range 1000 {
+		if i%2 == 0 {
+			id, err := g.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			made = append(made, id)
+			continue
+		}
+		var raw []byte
+		if err := servers.pg.QueryRow(ctx, "SELECT ksuid_generate()").Scan(&raw); err != nil {
+			t.Fatal(err)
+		}
+		id, err := ksuid.FromBytes(raw)
+		if err != nil {
+			t.Fatalf("ksuid_generate gave %x: %v", raw, err)
+		}
+		if d := time.Since(id.Time()); d < -time.Second || d > 2*time.Second {
+			t.Fatalf("ksuid_generate gave %v, made at %v, %v from now", id, id.Time(), d)
+		}
+		randomParts[string(raw[7:])] = true
+		made = append(made, id)
+	}
+	for i := 1; i < len(made); i++ {
+		if made[i].Compare(made[i-1]) <= 0 {
+			t.Fatalf("ID #%d %v (%s) is not above #%d %v (%s)", i, made[i], origin(i), i-1, made[i-1], origin(i-1))
+		}
+	}
+	if len(randomParts) != 500 {
+		t.Errorf("500 IDs from ksuid_generate have %d distinct random parts", len(randomParts))
+	}
+}
+
+func origin(i int) string {
+	if i%2 == 0 {
+		return "Go"
+	}
+	return "SQL"
+}
+
+// TestSQLDomainInTables uses the domain as a column type with
+// ksuid_generate() as its default, the pure functions in a generated
+// column and an expression index, and checks that the domain refuses the
+// 27 bytes of a KSUID's text.
+func TestSQLDomainInTables(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	table := pgTable(t, ctx, servers.pg, `id ksuid PRIMARY KEY DEFAULT ksuid_generate(),
+		id_text text GENERATED ALWAYS AS (ksuid_to_text(id)) STORED, n int`)
+	if _, err := servers.pg.Exec(ctx, "CREATE INDEX "+strings.Trim(table, `"`)+"_made ON "+table+" (ksuid_time(id))"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (n) SELECT g FROM generate_series(1, 1000) g"); err != nil {
+		t.Fatal(err)
+	}
+	given := ksuid.New()
+	if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id, n) VALUES ($1, 0)", given[:]); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := servers.pg.Query(ctx, "SELECT id, id_text FROM "+table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw []byte
+	var text string
+	n := 0
+	_, err = pgx.ForEachRow(rows, []any{&raw, &text}, func() error {
+		if id, err := ksuid.FromBytes(raw); err != nil || id.String() != text {
+			t.Errorf("row %x has the generated text %q; Go: %v, %v", raw, text, id, err)
+		}
+		n++
+		return nil
+	})
+	if err != nil || n != 1001 {
+		t.Fatalf("%d rows, %v", n, err)
+	}
+
+	// The expression index answers a query by ksuid_time.
+	tx, err := servers.pg.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	tx.Exec(ctx, "SET LOCAL enable_seqscan = off")
+	var plan strings.Builder
+	planRows, err := tx.Query(ctx, "EXPLAIN SELECT count(*) FROM "+table+" WHERE ksuid_time(id) >= now() - interval '1 minute'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	pgx.ForEachRow(planRows, []any{&line}, func() error { plan.WriteString(line + "\n"); return nil })
+	if !strings.Contains(plan.String(), "_made") {
+		t.Errorf("the query by ksuid_time does not use the expression index:\n%s", plan.String())
+	}
+	tx.Rollback(ctx)
+
+	_, err = servers.pg.Exec(ctx, "INSERT INTO "+table+" (id, n) VALUES ($1, 0)", []byte(given.String()))
+	if e := pgError(t, err); e.Code != "23514" || !strings.Contains(e.Message, `domain ksuid`) {
+		t.Errorf("27 bytes into the domain: %s %q; want a check violation of domain ksuid", e.Code, e.Message)
+	}
+}

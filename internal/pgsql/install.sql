@@ -1,0 +1,217 @@
+-- sortid for PostgreSQL: the domains ksuid and objectid, and functions to
+-- make, read and write their values in SQL. Idempotent: running it again
+-- (a newer version, too) replaces the functions and keeps the domains and
+-- the data. Needs PostgreSQL 14 or later; nothing else, no extension.
+--
+-- A KSUID is 20 bytes: 4-byte seconds since 2014-05-13 16:53:20 UTC, then
+-- 16 payload bytes; as text, 27 base62 characters (0-9A-Za-z). An ObjectID
+-- is 12 bytes: 4-byte seconds since 1970, then 8 more; as text, 24 hex
+-- digits. Both sort by time as bytes, so a bytea key keeps time order
+-- under every collation.
+
+BEGIN;
+-- Two installs at once would collide on CREATE OR REPLACE.
+SELECT pg_advisory_xact_lock(hashtext('sortid install'));
+
+DO $$
+BEGIN
+	CREATE DOMAIN @SCHEMA@ksuid AS bytea CHECK (octet_length(VALUE) = 20);
+EXCEPTION WHEN duplicate_object THEN NULL;
+END $$;
+COMMENT ON DOMAIN @SCHEMA@ksuid IS 'A KSUID: 20 bytes, which sort by time (sortid)';
+
+DO $$
+BEGIN
+	CREATE DOMAIN @SCHEMA@objectid AS bytea CHECK (octet_length(VALUE) = 12);
+EXCEPTION WHEN duplicate_object THEN NULL;
+END $$;
+COMMENT ON DOMAIN @SCHEMA@objectid IS 'A MongoDB ObjectId: 12 bytes, which sort by time (sortid)';
+
+-- ksuid_from_micros is ksuid_generate's arithmetic, for a time given in
+-- microseconds since 1970 and a version 4 UUID's 16 bytes.
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_from_micros(micros bigint, uuid4 bytea) RETURNS @SCHEMA@ksuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+	seconds bigint := micros / 1000000 - 1400000000;
+BEGIN
+	IF seconds < 0 OR seconds > 4294967295 THEN
+		RAISE EXCEPTION 'ksuid_generate: the time % is outside the KSUID range (2014-05-13 16:53:20 UTC to 2150-06-19 23:21:35 UTC)',
+			to_timestamp(micros / 1000000.0) USING ERRCODE = 'datetime_field_overflow';
+	END IF;
+	RETURN substring(int8send(seconds) FROM 5 FOR 4)
+		|| substring(int4send((((micros % 1000000) << 24) / 1000000)::int) FROM 2 FOR 3)
+		|| substring(uuid4 FROM 1 FOR 6)
+		|| substring(uuid4 FROM 10 FOR 7);
+END $$;
+
+-- ksuid_generate returns a new KSUID for clock_timestamp(), laid out as the
+-- Go package's monotonic generator lays out its IDs: the seconds, then the
+-- fraction of the second in 3 bytes (units of 2^-24 s), then 13 random
+-- bytes. IDs made in SQL and in Go therefore interleave in time order to
+-- the microsecond. The random bytes are the 104 random bits of a version 4
+-- UUID from gen_random_uuid(), PostgreSQL's cryptographically strong
+-- generator (bytes 0-5 and 9-15: all but the version and variant bits).
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_generate() RETURNS @SCHEMA@ksuid
+LANGUAGE sql VOLATILE PARALLEL SAFE
+RETURN @SCHEMA@ksuid_from_micros(
+	(extract(epoch FROM clock_timestamp()) * 1000000)::bigint,
+	uuid_send(gen_random_uuid()));
+
+-- ksuid_to_text returns the 27-character text form of a 20-byte KSUID.
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_to_text(id bytea) RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+	alphabet constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+	-- The 160-bit number as three parts below 62^9 each, so that the digits
+	-- of each come out of bigint arithmetic.
+	n numeric;
+	part bigint;
+	digits text := '';
+BEGIN
+	IF octet_length(id) <> 20 THEN
+		RAISE EXCEPTION 'ksuid_to_text: % is % bytes; a KSUID is 20', id, octet_length(id)
+			USING ERRCODE = 'invalid_binary_representation';
+	END IF;
+	n := 0;
+	FOR i IN 0..4 LOOP
+		n := n * 4294967296 + ('x' || encode(substring(id FROM 4 * i + 1 FOR 4), 'hex'))::bit(32)::bigint;
+	END LOOP;
+	FOR chunk IN 1..3 LOOP
+		part := (n % 13537086546263552)::bigint; -- 62^9
+		n := div(n, 13537086546263552);
+		FOR i IN 1..9 LOOP
+			digits := substr(alphabet, (part % 62)::int + 1, 1) || digits;
+			part := part / 62;
+		END LOOP;
+	END LOOP;
+	RETURN digits;
+END $$;
+
+-- ksuid_from_text returns the KSUID of a 27-character text form. Like the
+-- Go package's Parse it accepts nothing else: a wrong length, a character
+-- outside 0-9A-Za-z, or a value above the largest KSUID is an error that
+-- quotes the input (at most its first 64 characters).
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_from_text(text_form text) RETURNS @SCHEMA@ksuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+	alphabet constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+	quoted constant text := '"' || left(text_form, 64) || CASE WHEN length(text_form) > 64 THEN '"...' ELSE '"' END;
+	n numeric := 0;
+	digit int;
+	out bytea := '';
+BEGIN
+	IF length(text_form) <> 27 THEN
+		RAISE EXCEPTION 'ksuid_from_text: parsing %: invalid length %, want 27', quoted, length(text_form)
+			USING ERRCODE = 'invalid_text_representation';
+	END IF;
+	FOR i IN 1..27 LOOP
+		digit := strpos(alphabet, substr(text_form, i, 1)) - 1;
+		IF digit < 0 THEN
+			RAISE EXCEPTION 'ksuid_from_text: parsing %: invalid character "%" at offset %', quoted, substr(text_form, i, 1), i - 1
+				USING ERRCODE = 'invalid_text_representation';
+		END IF;
+		n := n * 62 + digit;
+	END LOOP;
+	IF n >= 1461501637330902918203684832716283019655932542976 THEN -- 2^160
+		RAISE EXCEPTION 'ksuid_from_text: parsing %: value out of range (above aWgEPTl1tmebfsQzFP4bxwgy80V)', quoted
+			USING ERRCODE = 'numeric_value_out_of_range';
+	END IF;
+	FOR i IN 1..5 LOOP
+		out := substring(int8send((n % 4294967296)::bigint) FROM 5 FOR 4) || out;
+		n := div(n, 4294967296);
+	END LOOP;
+	RETURN out;
+END $$;
+
+-- ksuid_time returns the second a KSUID was made in.
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_time(id bytea) RETURNS timestamptz
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+BEGIN
+	IF octet_length(id) <> 20 THEN
+		RAISE EXCEPTION 'ksuid_time: % is % bytes; a KSUID is 20', id, octet_length(id)
+			USING ERRCODE = 'invalid_binary_representation';
+	END IF;
+	RETURN to_timestamp(1400000000 + ('x' || encode(substring(id FROM 1 FOR 4), 'hex'))::bit(32)::bigint);
+END $$;
+
+-- ksuid_min_at and ksuid_max_at return the smallest and the largest KSUID
+-- of the second that holds t, the bounds of a time window:
+-- WHERE id BETWEEN ksuid_min_at(from) AND ksuid_max_at(to).
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_min_at(t timestamptz) RETURNS @SCHEMA@ksuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+BEGIN
+	RETURN @SCHEMA@ksuid_seconds(t, 'ksuid_min_at') || '\x00000000000000000000000000000000'::bytea;
+END $$;
+
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_max_at(t timestamptz) RETURNS @SCHEMA@ksuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+BEGIN
+	RETURN @SCHEMA@ksuid_seconds(t, 'ksuid_max_at') || '\xffffffffffffffffffffffffffffffff'::bytea;
+END $$;
+
+-- ksuid_seconds is the 4-byte timestamp of the KSUIDs made at t; caller
+-- names the function to blame when t is out of range.
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_seconds(t timestamptz, caller text) RETURNS bytea
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+	seconds numeric := floor(extract(epoch FROM t)) - 1400000000;
+BEGIN
+	IF seconds < 0 OR seconds > 4294967295 THEN
+		RAISE EXCEPTION '%: the time % is outside the KSUID range (2014-05-13 16:53:20 UTC to 2150-06-19 23:21:35 UTC)', caller, t
+			USING ERRCODE = 'datetime_field_overflow';
+	END IF;
+	RETURN substring(int8send(seconds::bigint) FROM 5 FOR 4);
+END $$;
+
+-- objectid_to_text returns the 24 lowercase hex digits of an ObjectID.
+CREATE OR REPLACE FUNCTION @SCHEMA@objectid_to_text(id bytea) RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+BEGIN
+	IF octet_length(id) <> 12 THEN
+		RAISE EXCEPTION 'objectid_to_text: % is % bytes; an ObjectID is 12', id, octet_length(id)
+			USING ERRCODE = 'invalid_binary_representation';
+	END IF;
+	RETURN encode(id, 'hex');
+END $$;
+
+-- objectid_from_text returns the ObjectID of 24 hex digits (either case);
+-- anything else is an error that quotes the input.
+CREATE OR REPLACE FUNCTION @SCHEMA@objectid_from_text(text_form text) RETURNS @SCHEMA@objectid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+	quoted constant text := '"' || left(text_form, 64) || CASE WHEN length(text_form) > 64 THEN '"...' ELSE '"' END;
+BEGIN
+	IF length(text_form) <> 24 THEN
+		RAISE EXCEPTION 'objectid_from_text: parsing %: invalid length %, want 24', quoted, length(text_form)
+			USING ERRCODE = 'invalid_text_representation';
+	END IF;
+	IF text_form !~ '^[0-9A-Fa-f]{24}$' THEN
+		RAISE EXCEPTION 'objectid_from_text: parsing %: invalid character "%" at offset %', quoted,
+			substring(text_form FROM '[^0-9A-Fa-f]'), strpos(text_form, substring(text_form FROM '[^0-9A-Fa-f]')) - 1
+			USING ERRCODE = 'invalid_text_representation';
+	END IF;
+	RETURN decode(text_form, 'hex');
+END $$;
+
+-- objectid_time returns the second an ObjectID was made in.
+CREATE OR REPLACE FUNCTION @SCHEMA@objectid_time(id bytea) RETURNS timestamptz
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+BEGIN
+	IF octet_length(id) <> 12 THEN
+		RAISE EXCEPTION 'objectid_time: % is % bytes; an ObjectID is 12', id, octet_length(id)
+			USING ERRCODE = 'invalid_binary_representation';
+	END IF;
+	RETURN to_timestamp(('x' || encode(substring(id FROM 1 FOR 4), 'hex'))::bit(32)::bigint);
+END $$;
+
+COMMIT;

@@ -1,0 +1,55 @@
+// Package pgsql holds sortid's PostgreSQL install script, shared by the
+// sqltype package and the sortid command.
+package pgsql
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/sortid/sortid/internal/excerpt"
+)
+
+//go:embed install.sql
+var script string
+
+// ErrSchemaName is wrapped by the error for a schema name Script does not
+// take. The error has no package prefix: its callers add theirs.
+var ErrSchemaName = errors.New("invalid schema name")
+
+// Script returns the install script with its objects in schema, or
+// unqualified (in the first schema of the search path) if schema is "".
+// A schema is created if it does not exist.
+func Script(schema string) (string, error) {
+	if schema == "" {
+		return strings.ReplaceAll(script, "@SCHEMA@", ""), nil
+	}
+	if !validSchema(schema) {
+		return "", fmt.Errorf("schema %s: %w (lowercase letters, digits and underscores, not a digit first, at most 63 bytes)",
+			excerpt.Text(schema), ErrSchemaName)
+	}
+	quoted := `"` + schema + `"`
+	s := strings.ReplaceAll(script, "@SCHEMA@", quoted+".")
+	lock := "SELECT pg_advisory_xact_lock(hashtext('sortid install'));\n"
+	return strings.Replace(s, lock, lock+"CREATE SCHEMA IF NOT EXISTS "+quoted+";\n", 1), nil
+}
+
+// validSchema accepts the names that need no quoting in PostgreSQL (bar
+// keywords, which Script quotes anyway) and can appear inside the script's
+// dollar-quoted bodies as they are.
+func validSchema(name string) bool {
+	if len(name) == 0 || len(name) > 63 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z', c == '_':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}

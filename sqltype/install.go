@@ -1,0 +1,54 @@
+package sqltype
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/sortid/sortid/internal/pgsql"
+)
+
+// InstallSQL returns sortid's PostgreSQL install script, the text that
+// `sortid sql` prints. It defines the domains ksuid (bytea of 20 bytes)
+// and objectid (bytea of 12 bytes) and the functions ksuid_generate,
+// ksuid_to_text, ksuid_from_text, ksuid_time, ksuid_min_at, ksuid_max_at,
+// objectid_to_text, objectid_from_text and objectid_time. It is
+// idempotent: run again, it replaces the functions and keeps the domains.
+//
+// With schema "", the objects go into the first schema of the search path
+// (usually public); otherwise into schema, created if missing. A schema
+// name must be lowercase letters, digits and underscores.
+func InstallSQL(schema string) (string, error) {
+	script, err := pgsql.Script(schema)
+	if err != nil {
+		return "", fmt.Errorf("sqltype: %w", err)
+	}
+	return script, nil
+}
+
+// ErrSchemaName is wrapped by the error of InstallSQL and Install for a
+// schema name they do not take.
+var ErrSchemaName = pgsql.ErrSchemaName
+
+// Execer is what Install needs of a connection: *pgx.Conn, *pgxpool.Pool
+// and pgx.Tx all have it.
+type Execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// Install runs the install script of InstallSQL(schema) on db, in one
+// transaction. The script takes an advisory lock, so that installs from
+// several processes at once wait for each other.
+func Install(ctx context.Context, db Execer, schema string) error {
+	script, err := InstallSQL(schema)
+	if err != nil {
+		return err
+	}
+	// Without arguments pgx sends the script as one simple-protocol query,
+	// which may hold many statements.
+	if _, err := db.Exec(ctx, script); err != nil {
+		return fmt.Errorf("sqltype: installing sortid's SQL: %w", err)
+	}
+	return nil
+}
