@@ -1,9 +1,16 @@
+// BytesValue returns the 20 bytes of the ID. It is the method pgx v5
+// looks for when it writes a value into a bytea column: with it, pgx sends
+// the raw bytes there even on a connection without the sqltype package, in
+// every query mode that knows the column type (QueryExecModeExec and the
+// simple protocol do not; there pgx sends the text form). The domains of
+// sqltype.InstallSQL need sqltype.AfterConnect.
 package ksuid
 
 import (
 	"database/sql/driver"
 	"strings"
 
+	"github.com/sortid/sortid/internal/byteahex"
 	"github.com/sortid/sortid/internal/excerpt"
 )
 
@@ -15,9 +22,21 @@ func (id KSUID) Value() (driver.Value, error) {
 	return id.String(), nil
 }
 
+// BytesValue returns the 20 bytes of the ID. It is the method pgx v5
+// looks for when it writes a value into a bytea column, or a domain over
+// bytea such as the ksuid and objectid of `sortid sql`: with it, pgx sends
+// the raw bytes there even on a connection without the sqltype package,
+// in every query mode that knows the column type (not in
+// QueryExecModeExec or the simple protocol, where pgx sends the text form).
+func (id KSUID) BytesValue() ([]byte, error) {
+	return id[:], nil
+}
+
 // Scan implements sql.Scanner. It accepts the text form as a string or
-// []byte of 27 characters, and the binary form as a []byte of exactly 20
-// bytes. Anything else, NULL included, is an error that names the source
+// []byte of 27 characters, the binary form as a []byte of exactly 20
+// bytes, and PostgreSQL's hex form of a bytea (\x and 40 hex digits, as
+// psql shows it and as drivers return a bytea or a domain over it in text
+// format). Anything else, NULL included, is an error that names the source
 // type and value, and leaves id unchanged. Scan into NullKSUID or *KSUID
 // where a column may be NULL.
 func (id *KSUID) Scan(src any) error {
@@ -27,12 +46,18 @@ func (id *KSUID) Scan(src any) error {
 	)
 	switch s := src.(type) {
 	case string:
-		v, err = parse(s)
+		if isByteaHex(s) {
+			v, err = fromByteaHex(s)
+		} else {
+			v, err = parse(s)
+		}
 	case []byte:
-		switch len(s) {
-		case Size:
+		switch {
+		case isByteaHex(s):
+			v, err = fromByteaHex(s)
+		case len(s) == Size:
 			v = KSUID(s)
-		case EncodedLen:
+		case len(s) == EncodedLen:
 			v, err = parse(s)
 		default:
 			return scanError(src, ErrInvalidLength, "want 20 bytes or 27 characters")
@@ -78,6 +103,15 @@ func (n NullKSUID) Value() (driver.Value, error) {
 	return n.KSUID.Value()
 }
 
+// BytesValue returns nil (NULL) when n is not valid, otherwise the bytes
+// of the ID; see KSUID.BytesValue.
+func (n NullKSUID) BytesValue() ([]byte, error) {
+	if !n.Valid {
+		return nil, nil
+	}
+	return n.KSUID.BytesValue()
+}
+
 // Scan implements sql.Scanner: NULL makes n invalid; anything else is
 // scanned as KSUID.Scan does. On error n is left unchanged.
 func (n *NullKSUID) Scan(src any) error {
@@ -119,4 +153,19 @@ func (n *NullKSUID) UnmarshalJSON(data []byte) error {
 		*n = NullKSUID{KSUID: id, Valid: true}
 	}
 	return nil
+}
+
+// isByteaHex reports whether s is PostgreSQL's hex form of a bytea of
+// Size bytes: \x and 2*Size hex digits, which no text form can be.
+func isByteaHex[T string | []byte](s T) bool {
+	return byteahex.Is(s, Size)
+}
+
+// fromByteaHex reads the hex form isByteaHex recognizes.
+func fromByteaHex[T string | []byte](s T) (KSUID, error) {
+	var v KSUID
+	if offset, ok := byteahex.Decode(v[:], s); !ok {
+		return KSUID{}, &ParseError{Input: string(s), Offset: offset, Err: ErrInvalidCharacter}
+	}
+	return v, nil
 }

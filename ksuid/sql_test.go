@@ -35,9 +35,20 @@ func TestValue(t *testing.T) {
 	}
 }
 
+func TestBytesValue(t *testing.T) {
+	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+	b, err := id.BytesValue()
+	if err != nil || string(b) != "\x05\xf5\xe1\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10" {
+		t.Errorf("BytesValue() = %x, %v", b, err)
+	}
+}
+
 func TestScan(t *testing.T) {
 	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
-	for _, src := range []any{id.String(), []byte(id.String()), id.Bytes()} {
+	// id is timestamp 100000000 (0x05f5e100) and payload 1..16; the hex
+	// form of a bytea is how psql and pgx's text format show it.
+	hexForm := `\x05f5e1000102030405060708090a0b0c0d0e0f10`
+	for _, src := range []any{id.String(), []byte(id.String()), id.Bytes(), hexForm, []byte(hexForm), `\x05F5E1000102030405060708090A0B0C0D0E0F10`} {
 		var got ksuid.KSUID
 		if err := got.Scan(src); err != nil || got != id {
 			t.Errorf("Scan(%T %v) = %v, %v", src, src, got, err)
@@ -57,6 +68,7 @@ func TestScanErrors(t *testing.T) {
 		msg  string
 	}{
 		{make([]byte, 19), ksuid.ErrInvalidLength, "ksuid: cannot scan []byte of 19 bytes 0x00000000000000000000000000000000000000 into KSUID: want 20 bytes or 27 characters"},
+		{`\x05f5e1000102030405060708090a0b0c0d0e0f1g`, ksuid.ErrInvalidCharacter, `ksuid: cannot scan string of length 42 into KSUID: parsing "\\x05f5e1000102030405060708090a0b0c0d0e0f1g": invalid character 'g' at offset 41`},
 		{[]byte{}, ksuid.ErrInvalidLength, "ksuid: cannot scan []byte of 0 bytes into KSUID: want 20 bytes or 27 characters"},
 		{"0qjBB", ksuid.ErrInvalidLength, `ksuid: cannot scan string of length 5 into KSUID: parsing "0qjBB": invalid length 5, want 27`},
 		{"0qjBBlJIfbVLK-nJn4xpLGDr00e", ksuid.ErrInvalidCharacter, `ksuid: cannot scan string of length 27 into KSUID: parsing "0qjBBlJIfbVLK-nJn4xpLGDr00e": invalid character '-' at offset 13`},

@@ -1,3 +1,9 @@
+// BytesValue returns the 12 bytes of the ID. It is the method pgx v5
+// looks for when it writes a value into a bytea column: with it, pgx sends
+// the raw bytes there even on a connection without the sqltype package, in
+// every query mode that knows the column type (QueryExecModeExec and the
+// simple protocol do not; there pgx sends the text form). The domains of
+// sqltype.InstallSQL need sqltype.AfterConnect.
 package objectid
 
 import (
@@ -5,6 +11,7 @@ import (
 	"database/sql/driver"
 	"strings"
 
+	"github.com/sortid/sortid/internal/byteahex"
 	"github.com/sortid/sortid/internal/excerpt"
 )
 
@@ -17,9 +24,21 @@ func (id ObjectID) Value() (driver.Value, error) {
 	return id.String(), nil
 }
 
+// BytesValue returns the 12 bytes of the ID. It is the method pgx v5
+// looks for when it writes a value into a bytea column, or a domain over
+// bytea such as the ksuid and objectid of `sortid sql`: with it, pgx sends
+// the raw bytes there even on a connection without the sqltype package,
+// in every query mode that knows the column type (not in
+// QueryExecModeExec or the simple protocol, where pgx sends the text form).
+func (id ObjectID) BytesValue() ([]byte, error) {
+	return id[:], nil
+}
+
 // Scan implements sql.Scanner. It accepts the text form as a string or
-// []byte of 24 hex digits, and the binary form as a []byte of exactly 12
-// bytes. Anything else, NULL included, is an error that names the source
+// []byte of 24 hex digits, the binary form as a []byte of exactly 12
+// bytes, and PostgreSQL's hex form of a bytea (\x and 24 hex digits, as
+// psql shows it and as drivers return a bytea or a domain over it in text
+// format). Anything else, NULL included, is an error that names the source
 // type and value, and leaves id unchanged. Scan into NullObjectID or
 // *ObjectID where a column may be NULL.
 func (id *ObjectID) Scan(src any) error {
@@ -29,12 +48,18 @@ func (id *ObjectID) Scan(src any) error {
 	)
 	switch s := src.(type) {
 	case string:
-		v, err = parse(s)
+		if isByteaHex(s) {
+			v, err = fromByteaHex(s)
+		} else {
+			v, err = parse(s)
+		}
 	case []byte:
-		switch len(s) {
-		case Size:
+		switch {
+		case isByteaHex(s):
+			v, err = fromByteaHex(s)
+		case len(s) == Size:
 			v = ObjectID(s)
-		case EncodedLen:
+		case len(s) == EncodedLen:
 			v, err = parse(s)
 		default:
 			return scanError(src, ErrInvalidLength, "want 12 bytes or 24 hex digits")
@@ -80,6 +105,15 @@ func (n NullObjectID) Value() (driver.Value, error) {
 	return n.ObjectID.Value()
 }
 
+// BytesValue returns nil (NULL) when n is not valid, otherwise the bytes
+// of the ID; see ObjectID.BytesValue.
+func (n NullObjectID) BytesValue() ([]byte, error) {
+	if !n.Valid {
+		return nil, nil
+	}
+	return n.ObjectID.BytesValue()
+}
+
 // Scan implements sql.Scanner: NULL makes n invalid; anything else is
 // scanned as ObjectID.Scan does. On error n is left unchanged.
 func (n *NullObjectID) Scan(src any) error {
@@ -121,4 +155,19 @@ func (n *NullObjectID) UnmarshalJSON(data []byte) error {
 	}
 	*n = NullObjectID{ObjectID: id, Valid: true}
 	return nil
+}
+
+// isByteaHex reports whether s is PostgreSQL's hex form of a bytea of
+// Size bytes: \x and 2*Size hex digits, which no text form can be.
+func isByteaHex[T string | []byte](s T) bool {
+	return byteahex.Is(s, Size)
+}
+
+// fromByteaHex reads the hex form isByteaHex recognizes.
+func fromByteaHex[T string | []byte](s T) (ObjectID, error) {
+	var v ObjectID
+	if offset, ok := byteahex.Decode(v[:], s); !ok {
+		return ObjectID{}, &ParseError{Input: string(s), Offset: offset, Err: ErrInvalidCharacter}
+	}
+	return v, nil
 }

@@ -28,7 +28,11 @@ func TestValueAndScan(t *testing.T) {
 	if v, err := (objectid.NullObjectID{}).Value(); v != nil || err != nil {
 		t.Errorf("invalid NullObjectID Value() = %#v, %v", v, err)
 	}
-	for _, src := range []any{"60c468e6101bf215dc9fa835", "60C468E6101BF215DC9FA835", []byte("60c468e6101bf215dc9fa835"), id.Bytes()} {
+	if b, err := id.BytesValue(); err != nil || string(b) != "\x60\xc4\x68\xe6\x10\x1b\xf2\x15\xdc\x9f\xa8\x35" {
+		t.Errorf("BytesValue() = %x, %v", b, err)
+	}
+	for _, src := range []any{"60c468e6101bf215dc9fa835", "60C468E6101BF215DC9FA835", []byte("60c468e6101bf215dc9fa835"), id.Bytes(),
+		`\x60c468e6101bf215dc9fa835`, []byte(`\x60C468E6101BF215DC9FA835`)} {
 		var got objectid.ObjectID
 		if err := got.Scan(src); err != nil || got != id {
 			t.Errorf("Scan(%T %v) = %v, %v", src, src, got, err)
@@ -45,6 +49,7 @@ func TestScanErrors(t *testing.T) {
 	}{
 		{make([]byte, 11), objectid.ErrInvalidLength, "objectid: cannot scan []byte of 11 bytes 0x0000000000000000000000 into ObjectID: want 12 bytes or 24 hex digits"},
 		{"60c468e6101bf215dc9fa83g", objectid.ErrInvalidCharacter, `objectid: cannot scan string of length 24 into ObjectID: parsing "60c468e6101bf215dc9fa83g": invalid character 'g' at offset 23`},
+		{`\x60c468e6101bf215dc9fa8-5`, objectid.ErrInvalidCharacter, `objectid: cannot scan string of length 26 into ObjectID: parsing "\\x60c468e6101bf215dc9fa8-5": invalid character '-' at offset 24`},
 		{nil, objectid.ErrNull, "objectid: cannot scan NULL into ObjectID; use NullObjectID or *ObjectID"},
 		{3.5, objectid.ErrUnsupportedType, `objectid: cannot scan float64 "3.5" into ObjectID: want string or []byte`},
 	} {

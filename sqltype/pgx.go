@@ -2,6 +2,7 @@ package sqltype
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -23,16 +24,74 @@ func Register(m *pgtype.Map) {
 	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapAsBytes, tryWrapAsText}, m.TryWrapEncodePlanFuncs...)
 }
 
-// AfterConnect registers the ID types on a new connection. It has the
-// signature pgx wants for a hook, so one line does it for a pool,
+// AfterConnect registers the ID types on a new connection, and the
+// domains ksuid and objectid of InstallSQL where the database has them (in
+// any schema), so that values of those domains go in and come out as raw
+// bytes in binary format. It has the signature pgx wants for a hook, so one
+// line does it for a pool,
 //
 //	cfg.AfterConnect = sqltype.AfterConnect
 //
 // and for database/sql over pgx's stdlib driver,
 //
 //	db := stdlib.OpenDB(connConfig, stdlib.OptionAfterConnect(sqltype.AfterConnect))
-func AfterConnect(_ context.Context, conn *pgx.Conn) error {
+//
+// Install the domains before connections are made: a connection registers
+// what the database has when it connects. To keep a hook of your own, see
+// AfterConnectThen.
+func AfterConnect(ctx context.Context, conn *pgx.Conn) error {
 	Register(conn.TypeMap())
+	return registerDomains(ctx, conn)
+}
+
+// AfterConnectThen returns a hook that runs AfterConnect and then next
+// (if next is not nil), for a pool that has a hook already:
+//
+//	cfg.AfterConnect = sqltype.AfterConnectThen(cfg.AfterConnect)
+func AfterConnectThen(next func(context.Context, *pgx.Conn) error) func(context.Context, *pgx.Conn) error {
+	return func(ctx context.Context, conn *pgx.Conn) error {
+		if err := AfterConnect(ctx, conn); err != nil {
+			return err
+		}
+		if next != nil {
+			return next(ctx, conn)
+		}
+		return nil
+	}
+}
+
+// registerDomains registers every domain named ksuid or objectid over
+// bytea, and its array type, as bytea to conn's type map. Without this pgx
+// does not know their OIDs and sends the text form, which the domain's
+// CHECK refuses.
+func registerDomains(ctx context.Context, conn *pgx.Conn) error {
+	rows, err := conn.Query(ctx, `SELECT t.oid, t.typname, t.typarray, n.nspname FROM pg_type t
+		JOIN pg_namespace n ON n.oid = t.typnamespace
+		WHERE t.typtype = 'd' AND t.typname IN ('ksuid', 'objectid') AND t.typbasetype = 'bytea'::regtype`,
+		pgx.QueryExecModeSimpleProtocol)
+	if err != nil {
+		return fmt.Errorf("sqltype: looking up the ksuid and objectid domains: %w", err)
+	}
+	type domain struct {
+		oid, array   uint32
+		name, schema string
+	}
+	domains, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (d domain, err error) {
+		err = r.Scan(&d.oid, &d.name, &d.array, &d.schema)
+		return d, err
+	})
+	if err != nil {
+		return fmt.Errorf("sqltype: looking up the ksuid and objectid domains: %w", err)
+	}
+	m := conn.TypeMap()
+	for _, d := range domains {
+		name := d.schema + "." + d.name
+		t := &pgtype.Type{Name: name, OID: d.oid, Codec: pgtype.ByteaCodec{}}
+		m.RegisterType(t)
+		if d.array != 0 {
+			m.RegisterType(&pgtype.Type{Name: d.schema + "._" + d.name, OID: d.array, Codec: &pgtype.ArrayCodec{ElementType: t}})
+		}
+	}
 	return nil
 }
 

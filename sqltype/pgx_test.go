@@ -81,12 +81,26 @@ func TestEncodeByColumnType(t *testing.T) {
 	}
 }
 
-// TestWithoutRegister shows why Register exists: without it pgx falls
-// back to driver.Valuer, whose text form a bytea parameter refuses.
+// TestWithoutRegister pins down what pgx does with the IDs on its own:
+// their BytesValue methods give it the raw bytes for bytea, alone, as
+// Null types and in arrays. What it cannot know without AfterConnect are
+// the OIDs of the ksuid and objectid domains.
 func TestWithoutRegister(t *testing.T) {
-	got, err := pgtype.NewMap().Encode(pgtype.ByteaOID, pgtype.BinaryFormatCode, testKSUID, nil)
-	if err == nil {
-		t.Fatalf("pgx encodes a KSUID for bytea without Register, as %q; the package may be unnecessary now", got)
+	m := pgtype.NewMap()
+	if got, err := m.Encode(pgtype.ByteaOID, pgtype.BinaryFormatCode, testKSUID, nil); err != nil || !bytes.Equal(got, testKSUID[:]) {
+		t.Errorf("a KSUID for bytea without Register: %q, %v; want its 20 bytes", got, err)
+	}
+	if got, err := m.Encode(pgtype.ByteaOID, pgtype.BinaryFormatCode, ksuid.NullKSUID{KSUID: testKSUID, Valid: true}, nil); err != nil || !bytes.Equal(got, testKSUID[:]) {
+		t.Errorf("a NullKSUID for bytea without Register: %q, %v; want its 20 bytes", got, err)
+	}
+	if got, err := m.Encode(pgtype.ByteaOID, pgtype.BinaryFormatCode, ksuid.NullKSUID{}, nil); err != nil || got != nil {
+		t.Errorf("a NULL NullKSUID for bytea without Register: %q, %v; want NULL", got, err)
+	}
+	var back [][]byte
+	if got, err := m.Encode(pgtype.ByteaArrayOID, pgtype.BinaryFormatCode, []ksuid.KSUID{testKSUID}, nil); err != nil {
+		t.Errorf("[]ksuid.KSUID for bytea[] without Register: %v", err)
+	} else if err := m.Scan(pgtype.ByteaArrayOID, pgtype.BinaryFormatCode, got, &back); err != nil || len(back) != 1 || !bytes.Equal(back[0], testKSUID[:]) {
+		t.Errorf("[]ksuid.KSUID for bytea[] without Register reads back as %x, %v", back, err)
 	}
 }
 
