@@ -265,3 +265,45 @@ func newPool(t *testing.T, ctx context.Context) *pgxpool.Pool {
 	t.Cleanup(pool.Close)
 	return pool
 }
+
+// TestAfterConnectThen: a pool's own hook runs after sortid's, and both
+// take effect on every connection.
+func TestAfterConnectThen(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	cfg := servers.pgConfig.Copy()
+	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
+		_, err := conn.Exec(ctx, "SET application_name = 'orders'")
+		return err
+	}
+	cfg.AfterConnect = sqltype.AfterConnectThen(cfg.AfterConnect)
+	cfg.MinConns = 2
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	for range 2 {
+		conn, err := pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Release()
+		var app string
+		if err := conn.QueryRow(ctx, "SHOW application_name").Scan(&app); err != nil || app != "orders" {
+			t.Errorf("application_name %q (%v): the pool's own hook did not run", app, err)
+		}
+		if _, ok := conn.Conn().TypeMap().TypeForName("public.ksuid"); !ok {
+			t.Error("the ksuid domain is not registered: sortid's hook did not run")
+		}
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if err := sqltype.AfterConnectThen(nil)(ctx, conn.Conn()); err != nil {
+		t.Errorf("AfterConnectThen(nil): %v", err)
+	}
+}
