@@ -90,6 +90,37 @@ func TestInspectGolden(t *testing.T) {
 	}
 }
 
+// TestInspectDatabaseForms reads IDs in the forms databases show: psql's
+// \x hex of a bytea, 40 plain hex digits, and base64 as mongosh shows
+// BinData. 0qjBBlJIfbVLKwnJn4xpLGDr00e is timestamp 0x05f5e100 and payload
+// 0x01..0x10; 60c468e6101bf215dc9fa835 is an ObjectID.
+func TestInspectDatabaseForms(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`\x05f5e1000102030405060708090a0b0c0d0e0f10`, "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		{`\x05F5E1000102030405060708090A0B0C0D0E0F10`, "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		{"05f5e1000102030405060708090a0b0c0d0e0f10", "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		{"BfXhAAECAwQFBgcICQoLDA0ODxA=", "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		{`\x60c468e6101bf215dc9fa835`, "60c468e6101bf215dc9fa835"},
+		{"YMRo5hAb8hXcn6g1", "60c468e6101bf215dc9fa835"},
+	} {
+		out, errOut, code := sortid(t, "", "inspect", "--json", tc.in)
+		var info Info
+		if err := json.Unmarshal([]byte(out), &info); code != 0 || err != nil || info.ID != tc.want || info.Input != tc.in {
+			t.Errorf("inspect %s: exit %d, %+v (%v) %s; want %s", tc.in, code, info, err, errOut, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, msg string }{
+		{`\x05f5e1000102030405060708090a0b0c0d0e0fzz`, `invalid character 'z' at offset 40`},
+		{"05f5e1000102030405060708090a0b0c0d0e0fzz", "is not the hex of a KSUID's 20 bytes"},
+		{"BfXhAAECAwQFBgcICQoLDA0ODx!=", "is not base64 of a KSUID's 20 bytes or an ObjectID's 12"},
+	} {
+		out, errOut, code := sortid(t, "", "inspect", tc.in)
+		if code != 1 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, tc.in[:10]) {
+			t.Errorf("inspect %s: exit %d, stdout %q, stderr %q; want exit 1 and %q", tc.in, code, out, errOut, tc.msg)
+		}
+	}
+}
+
 func TestInspectJSONAndStdin(t *testing.T) {
 	out, _, code := sortid(t, "0qjBBlJIfbVLKwnJn4xpLGDr00e\n\n60c468e6101bf215dc9fa835\n", "inspect", "--json")
 	if code != 0 {
@@ -188,10 +219,17 @@ func TestGenerate(t *testing.T) {
 func TestRange(t *testing.T) {
 	out, _, code := sortid(t, "", "range", "2026-11-30T00:00:00Z", "2026-11-30T23:59:59Z")
 	// Computed by hand with base62 arithmetic: 2026-11-30T00:00:00Z is
-	// KSUID timestamp 395940000 (Unix 1795910400).
+	// KSUID timestamp 395996800 (Unix 1795996800), 0x179a6e80.
 	want := "3Mnqhiv0Q0UYFGD3D9qkgA030zI\n3MqfpNUxdljkx0pIXdFzqLnabdf\n"
 	if code != 0 || out != want {
 		t.Errorf("range: exit %d\n got %q\nwant %q", code, out, want)
+	}
+	// The same bounds as psql shows a bytea: the timestamps 0x179a6e80 and
+	// 0x179bbfff (2026-11-30T23:59:59Z, from date(1)).
+	out, _, code = sortid(t, "", "range", "--hex", "2026-11-30T00:00:00Z", "2026-11-30T23:59:59Z")
+	want = `\x179a6e80` + strings.Repeat("00", 16) + "\n" + `\x179bbfff` + strings.Repeat("ff", 16) + "\n"
+	if code != 0 || out != want {
+		t.Errorf("range --hex: exit %d\n got %q\nwant %q", code, out, want)
 	}
 	out, _, _ = sortid(t, "", "range", "-t", "objectid", "--json", "1623484646", "1623484646")
 	var b Bounds

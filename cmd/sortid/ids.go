@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -121,32 +122,71 @@ type Legacy struct {
 	Counter uint32 `json:"counter"`
 }
 
-// inspect decodes s, a KSUID or an ObjectID told apart by length.
+// inspect decodes s, a KSUID or an ObjectID told apart by length, in any
+// of the forms databases show them: the text forms (27 base62 characters,
+// 24 hex digits), PostgreSQL's hex form of a bytea (\x and 40 or 24 hex
+// digits, as psql prints it), the 20 bytes of a KSUID as 40 plain hex
+// digits, and base64 of 20 or 12 bytes (as mongosh shows BinData).
 func inspect(s string) (Info, error) {
 	in := strings.TrimSpace(s)
-	switch len(in) {
-	case ksuid.EncodedLen:
-		id, err := ksuid.Parse(in)
+	var (
+		k   ksuid.KSUID
+		o   objectid.ObjectID
+		err error
+	)
+	switch {
+	case len(in) == ksuid.EncodedLen:
+		k, err = ksuid.Parse(in)
+		return ksuidInfo(s, k, err)
+	case len(in) == objectid.EncodedLen:
+		o, err = objectid.Parse(in)
+		return objectIDInfo(s, o, err)
+	case strings.HasPrefix(in, `\x`) && len(in) == 2+2*ksuid.Size:
+		return ksuidInfo(s, k, k.Scan(in))
+	case strings.HasPrefix(in, `\x`) && len(in) == 2+2*objectid.Size:
+		return objectIDInfo(s, o, o.Scan(in))
+	case len(in) == 2*ksuid.Size:
+		b, err := hex.DecodeString(in)
 		if err != nil {
-			return Info{}, err
+			return Info{}, fmt.Errorf("%s is not the hex of a KSUID's 20 bytes: %v", excerpt.Text(s), err)
 		}
-		return Info{
-			Input: s, Type: kindKSUID, ID: id.String(),
-			Time: id.Time().Format(time.RFC3339), Unix: id.Time().Unix(), Timestamp: id.Timestamp(),
-			Hex: hex.EncodeToString(id[:]), Payload: hex.EncodeToString(id.Payload()),
-		}, nil
-	case objectid.EncodedLen:
-		id, err := objectid.Parse(in)
-		if err != nil {
-			return Info{}, err
+		return ksuidInfo(s, ksuid.KSUID(b), nil)
+	case len(in) == base64.StdEncoding.EncodedLen(ksuid.Size), len(in) == base64.StdEncoding.EncodedLen(objectid.Size):
+		b, err := base64.StdEncoding.DecodeString(in)
+		switch {
+		case err != nil:
+			return Info{}, fmt.Errorf("%s is not base64 of a KSUID's 20 bytes or an ObjectID's 12: %v", excerpt.Text(s), err)
+		case len(b) == ksuid.Size:
+			return ksuidInfo(s, ksuid.KSUID(b), nil)
+		case len(b) == objectid.Size:
+			return objectIDInfo(s, objectid.ObjectID(b), nil)
 		}
-		random, counter, legacy := id.Random(), id.Counter(), id.Legacy()
-		return Info{
-			Input: s, Type: kindObjectID, ID: id.String(),
-			Time: id.Time().Format(time.RFC3339), Unix: id.Time().Unix(), Timestamp: id.Timestamp(),
-			Hex: hex.EncodeToString(id[:]), Random: hex.EncodeToString(random[:]), Counter: &counter,
-			Legacy: &Legacy{Machine: fmt.Sprintf("%06x", legacy.Machine), PID: legacy.PID, Counter: legacy.Counter},
-		}, nil
+		return Info{}, fmt.Errorf("%s is base64 of %d bytes; a KSUID is 20 and an ObjectID 12", excerpt.Text(s), len(b))
 	}
-	return Info{}, fmt.Errorf("%s is not an ID: a KSUID is 27 base62 characters and an ObjectID 24 hex digits, this is %d characters", excerpt.Text(s), len(in))
+	return Info{}, fmt.Errorf("%s is not an ID: a KSUID is 27 base62 characters and an ObjectID 24 hex digits "+
+		"(or their bytes as \\x hex, 40 hex digits, or base64), this is %d characters", excerpt.Text(s), len(in))
+}
+
+func ksuidInfo(input string, id ksuid.KSUID, err error) (Info, error) {
+	if err != nil {
+		return Info{}, err
+	}
+	return Info{
+		Input: input, Type: kindKSUID, ID: id.String(),
+		Time: id.Time().Format(time.RFC3339), Unix: id.Time().Unix(), Timestamp: id.Timestamp(),
+		Hex: hex.EncodeToString(id[:]), Payload: hex.EncodeToString(id.Payload()),
+	}, nil
+}
+
+func objectIDInfo(input string, id objectid.ObjectID, err error) (Info, error) {
+	if err != nil {
+		return Info{}, err
+	}
+	random, counter, legacy := id.Random(), id.Counter(), id.Legacy()
+	return Info{
+		Input: input, Type: kindObjectID, ID: id.String(),
+		Time: id.Time().Format(time.RFC3339), Unix: id.Time().Unix(), Timestamp: id.Timestamp(),
+		Hex: hex.EncodeToString(id[:]), Random: hex.EncodeToString(random[:]), Counter: &counter,
+		Legacy: &Legacy{Machine: fmt.Sprintf("%06x", legacy.Machine), PID: legacy.PID, Counter: legacy.Counter},
+	}, nil
 }

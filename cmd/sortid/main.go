@@ -55,8 +55,9 @@ const usage = `sortid makes and reads sortable unique IDs: KSUIDs and MongoDB Ob
 
 Usage:
   sortid [-n N] [-t ksuid|objectid] [--monotonic] [--time T] [--json]
-  sortid inspect [--json] [--hex] [ID ...]     (IDs from stdin, one per line, when none are given)
-  sortid range [-t ksuid|objectid] [--json] FROM TO
+  sortid inspect [--json] [--hex] [ID ...]     (IDs from stdin, one per line, when none are given;
+                                               also \x… hex as psql prints a bytea, and base64 as mongosh does)
+  sortid range [-t ksuid|objectid] [--json] [--hex] FROM TO   (--hex: \x… for a bytea column)
   sortid serve [--addr 127.0.0.1:8080]
   sortid sql [--schema NAME]                  (PostgreSQL: the ksuid and objectid domains and functions)
 

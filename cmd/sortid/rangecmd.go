@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/hex"
 	"fmt"
 	"io"
 	"time"
@@ -16,6 +17,16 @@ type Bounds struct {
 	To   string `json:"to"`
 	Min  string `json:"min"`
 	Max  string `json:"max"`
+
+	minBytes, maxBytes []byte
+}
+
+// asByteaHex returns b with Min and Max in PostgreSQL's hex form of a
+// bytea, \x and two hex digits a byte, as a bytea column compares them.
+func (b Bounds) asByteaHex() Bounds {
+	b.Min = `\x` + hex.EncodeToString(b.minBytes)
+	b.Max = `\x` + hex.EncodeToString(b.maxBytes)
+	return b
 }
 
 // bounds returns the IDs that bound the seconds from through to.
@@ -34,6 +45,7 @@ func bounds(kind string, from, to time.Time) (Bounds, error) {
 			return Bounds{}, err
 		}
 		b.Min, b.Max = lo.String(), hi.String()
+		b.minBytes, b.maxBytes = lo[:], hi[:]
 		return b, nil
 	}
 	lo, err := ksuid.MinAt(from)
@@ -45,6 +57,7 @@ func bounds(kind string, from, to time.Time) (Bounds, error) {
 		return Bounds{}, err
 	}
 	b.Min, b.Max = lo.String(), hi.String()
+	b.minBytes, b.maxBytes = lo[:], hi[:]
 	return b, nil
 }
 
@@ -54,6 +67,7 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("sortid range", stderr)
 	kindFlag := fs.String("t", kindKSUID, "ID type: ksuid or objectid")
 	asJSON := fs.Bool("json", false, "print JSON")
+	asHex := fs.Bool("hex", false, `print the bounds as \x hex, for a bytea column in psql`)
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
@@ -76,6 +90,9 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "sortid: range:", err)
 		return exitError
+	}
+	if *asHex {
+		b = b.asByteaHex()
 	}
 	if *asJSON {
 		err = writeJSON(stdout, b)
