@@ -2,17 +2,17 @@ package containers
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/stdlib"
 	gormpostgres "gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
-	"gorm.io/gorm/logger"
 
 	"github.com/sortid/sortid/gormplugin"
 	"github.com/sortid/sortid/ksuid"
@@ -45,25 +45,53 @@ func icuDatabase(t *testing.T, ctx context.Context) string {
 	return name
 }
 
-// openGORM opens GORM, through gorm.io/driver/postgres over pgx, on the
-// named database of the test server, with the plugin.
+// gormDSN is the DSN of the named database of the test server.
+func gormDSN(database string) string {
+	c := servers.pgConfig.ConnConfig
+	return fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s sslmode=disable", c.Host, c.Port, c.User, c.Password, database)
+}
+
+// openGORM opens GORM on the named database of the test server the way
+// users open it, gorm.io/driver/postgres with postgres.Open(dsn) (pgx
+// underneath, no sqltype hook), with the plugin, and migrates the models.
 func openGORM(t *testing.T, database string, opts ...gormplugin.Option) *gorm.DB {
 	t.Helper()
-	cfg := servers.pgConfig.ConnConfig.Copy()
-	cfg.Database = database
-	sqlDB := stdlib.OpenDB(*cfg)
-	t.Cleanup(func() { sqlDB.Close() })
-	db, err := gorm.Open(gormpostgres.New(gormpostgres.Config{Conn: sqlDB}), &gorm.Config{Logger: logger.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Use(gormplugin.New(opts...)); err != nil {
-		t.Fatal(err)
-	}
+	db := openGORMWith(t, gormpostgres.Open(gormDSN(database)), opts...)
 	if err := db.AutoMigrate(&gormUser{}, &gormOrder{}); err != nil {
 		t.Fatal(err)
 	}
 	return db
+}
+
+func openGORMWith(t *testing.T, dialector gorm.Dialector, opts ...gormplugin.Option) *gorm.DB {
+	t.Helper()
+	db, err := gorm.Open(dialector, &gorm.Config{Logger: gormLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sqlDB, err := db.DB(); err == nil {
+		t.Cleanup(func() { sqlDB.Close() })
+	}
+	if err := db.Use(gormplugin.New(opts...)); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// assertByteaIDColumns checks that AutoMigrate made the ID columns bytea
+// with a CHECK on their length.
+func assertByteaIDColumns(t *testing.T, db *gorm.DB, columns ...[2]string) {
+	t.Helper()
+	for _, col := range columns {
+		var dataType, check string
+		err := db.Raw(`SELECT c.data_type, coalesce((SELECT pg_get_constraintdef(k.oid) FROM pg_constraint k
+				WHERE k.conrelid = to_regclass(c.table_name) AND k.contype = 'c'
+				AND k.conkey = ARRAY[(SELECT attnum FROM pg_attribute WHERE attrelid = to_regclass(c.table_name) AND attname = c.column_name)]), '')
+			FROM information_schema.columns c WHERE c.table_name = ? AND c.column_name = ?`, col[0], col[1]).Row().Scan(&dataType, &check)
+		if err != nil || dataType != "bytea" || check != "CHECK ((octet_length("+col[1]+") = 20))" {
+			t.Errorf("%s.%s is %s %q (%v); want bytea CHECK ((octet_length(%s) = 20))", col[0], col[1], dataType, check, err, col[1])
+		}
+	}
 }
 
 func TestGORMPostgresICUDatabase(t *testing.T) {
@@ -73,20 +101,119 @@ func TestGORMPostgresICUDatabase(t *testing.T) {
 
 	db := openGORM(t, name, simulatedTime())
 
-	// The ID columns are text under "C", not the database's ICU default.
-	for _, col := range []struct{ table, column string }{{"gorm_users", "id"}, {"gorm_orders", "id"}, {"gorm_orders", "user_id"}} {
-		var dataType, collation string
-		err := db.Raw(`SELECT data_type, coalesce(collation_name, '') FROM information_schema.columns
-			WHERE table_name = ? AND column_name = ?`, col.table, col.column).Row().Scan(&dataType, &collation)
-		if err != nil || dataType != "text" || collation != "C" {
-			t.Errorf("%s.%s is %s collate %q (%v); want text collate C", col.table, col.column, dataType, collation, err)
-		}
-	}
+	// The ID columns are bytea with a length check, whatever the
+	// database's ICU default collation.
+	assertByteaIDColumns(t, db, [2]string{"gorm_users", "id"}, [2]string{"gorm_orders", "id"}, [2]string{"gorm_orders", "user_id"})
 	if err := db.AutoMigrate(&gormUser{}, &gormOrder{}); err != nil {
 		t.Fatalf("a second AutoMigrate: %v", err)
 	}
+	assertByteaIDColumns(t, db, [2]string{"gorm_users", "id"})
 
 	assertGORMTimeOrder(t, db)
+	var shortest, longest int
+	if err := db.Raw("SELECT min(octet_length(id)), max(octet_length(id)) FROM gorm_users").Row().Scan(&shortest, &longest); err != nil || shortest != 20 || longest != 20 {
+		t.Errorf("stored IDs of %d to %d bytes (%v); want 20", shortest, longest, err)
+	}
+}
+
+// TestGORMPostgresOtherPaths covers what users meet besides a fresh
+// AutoMigrate: PgBouncer's simple protocol, an explicit type:bytea tag,
+// and ID columns that an earlier version made text.
+func TestGORMPostgresOtherPaths(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+
+	t.Run("simple protocol is an error, not text in bytea", func(t *testing.T) {
+		name := icuDatabase(t, ctx)
+		db := openGORMWith(t, gormpostgres.New(gormpostgres.Config{DSN: gormDSN(name), PreferSimpleProtocol: true}))
+		if err := db.AutoMigrate(&gormUser{}); err != nil {
+			t.Fatal(err)
+		}
+		err := db.Create(&gormUser{Email: "simple@x"}).Error
+		if err == nil || !strings.Contains(err.Error(), "23514") {
+			t.Errorf("Create over the simple protocol: %v; want a check violation (23514)", err)
+		}
+	})
+	t.Run("ObjectID key", func(t *testing.T) {
+		db := openGORM(t, icuDatabase(t, ctx))
+		if err := db.AutoMigrate(&gormSession{}); err != nil {
+			t.Fatal(err)
+		}
+		s := gormSession{Name: "s"}
+		if err := db.Create(&s).Error; err != nil {
+			t.Fatal(err)
+		}
+		var back gormSession
+		if err := db.Where("id = ?", s.ID).First(&back).Error; err != nil || back.ID != s.ID {
+			t.Errorf("lookup by ObjectID: %v, %v", back.ID, err)
+		}
+		var n int
+		var check string
+		db.Raw("SELECT octet_length(id) FROM gorm_sessions").Row().Scan(&n)
+		db.Raw("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'chk_gorm_sessions_id_length'").Row().Scan(&check)
+		if n != 12 || check != "CHECK ((octet_length(id) = 12))" {
+			t.Errorf("stored %d bytes under %q; want 12 under CHECK ((octet_length(id) = 12))", n, check)
+		}
+	})
+	t.Run("type:bytea tag", func(t *testing.T) {
+		type tagged struct {
+			ID   ksuid.KSUID `gorm:"type:bytea"`
+			Name string
+		}
+		db := openGORM(t, icuDatabase(t, ctx))
+		if err := db.AutoMigrate(&tagged{}); err != nil {
+			t.Fatal(err)
+		}
+		row := tagged{Name: "t"}
+		if err := db.Create(&row).Error; err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		var back tagged
+		if err := db.Raw("SELECT octet_length(id) FROM taggeds").Row().Scan(&n); err != nil || n != 20 {
+			t.Errorf("type:bytea holds %d bytes (%v); want 20", n, err)
+		}
+		if err := db.Where("id = ?", row.ID).First(&back).Error; err != nil || back.ID != row.ID {
+			t.Errorf("lookup by ID: %v, %v", back.ID, err)
+		}
+	})
+	t.Run("existing text COLLATE C is kept", func(t *testing.T) {
+		name := icuDatabase(t, ctx)
+		db := openGORMWith(t, gormpostgres.Open(gormDSN(name)))
+		if err := db.Exec(`CREATE TABLE gorm_users (id text COLLATE "C" PRIMARY KEY, email varchar(191), name text)`).Error; err != nil {
+			t.Fatal(err)
+		}
+		if err := db.AutoMigrate(&gormUser{}); err != nil {
+			t.Fatalf("AutoMigrate over a text COLLATE \"C\" ID column: %v", err)
+		}
+		u := gormUser{Email: "kept@x"}
+		if err := db.Create(&u).Error; err != nil {
+			t.Fatal(err)
+		}
+		var typ string
+		var n int64
+		db.Raw("SELECT data_type FROM information_schema.columns WHERE table_name = 'gorm_users' AND column_name = 'id'").Row().Scan(&typ)
+		db.Model(&gormUser{}).Where("id = ?", u.ID).Count(&n)
+		if typ != "text" || n != 1 {
+			t.Errorf("the column is %s and a lookup by ID finds %d rows; want text and 1", typ, n)
+		}
+	})
+	t.Run("existing text under ICU is an error", func(t *testing.T) {
+		name := icuDatabase(t, ctx)
+		db := openGORMWith(t, gormpostgres.Open(gormDSN(name)))
+		if err := db.Exec(`CREATE TABLE gorm_users (id text PRIMARY KEY, email varchar(191), name text)`).Error; err != nil {
+			t.Fatal(err)
+		}
+		err := db.AutoMigrate(&gormUser{})
+		if !errors.Is(err, gormplugin.ErrMisorderingColumn) || !strings.Contains(err.Error(), "gorm_users.id") || !strings.Contains(err.Error(), `"default"`) {
+			t.Errorf("AutoMigrate over a text ID column in an ICU database: %v; want ErrMisorderingColumn naming gorm_users.id", err)
+		}
+		var typ string
+		db.Raw("SELECT data_type FROM information_schema.columns WHERE table_name = 'gorm_users' AND column_name = 'id'").Row().Scan(&typ)
+		if typ != "text" {
+			t.Errorf("the column became %s", typ)
+		}
+	})
 }
 
 // simulatedTime gives the plugin a monotonic generator whose clock moves

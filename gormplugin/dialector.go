@@ -1,12 +1,19 @@
 package gormplugin
 
 import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 	gormmigrator "gorm.io/gorm/migrator"
 	"gorm.io/gorm/schema"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
 )
 
 // dialector wraps the database's dialector so that its migrator gives ID
@@ -16,7 +23,7 @@ import (
 type dialector struct{ gorm.Dialector }
 
 func (d dialector) Migrator(db *gorm.DB) gorm.Migrator {
-	return migrator{Migrator: d.Dialector.Migrator(db), dialector: d.Dialector}
+	return migrator{Migrator: d.Dialector.Migrator(db), dialector: d.Dialector, db: db}
 }
 
 // SavePoint and RollbackTo pass through the optional interface GORM looks
@@ -46,6 +53,7 @@ func (d dialector) Translate(err error) error {
 type migrator struct {
 	gorm.Migrator
 	dialector gorm.Dialector
+	db        *gorm.DB
 }
 
 // FullDataTypeOf gives ID fields without an explicit type the column type
@@ -95,9 +103,11 @@ func (m migrator) BuildIndexOptions(opts []schema.IndexOption, stmt *gorm.Statem
 
 // ColumnType returns the column type the plugin gives a KSUID (isKSUID)
 // or ObjectID field in AutoMigrate for the named GORM dialect, or "" where
-// it leaves the dialect's choice. Every type holds the text form, which is
-// what the IDs' driver.Valuer writes, under a binary collation, so that
-// ORDER BY id is time order whatever the database's default collation.
+// it leaves the dialect's choice. Every type keeps time order whatever the
+// database's default collation: bytea on PostgreSQL, where the plugin adds
+// a CHECK on the length, so that the column holds the raw bytes or the
+// write fails; on SQLite and MySQL the text form, which is what the IDs'
+// driver.Valuer writes there, under a binary collation.
 func ColumnType(dialect string, isKSUID bool) string {
 	n := "24"
 	if isKSUID {
@@ -105,11 +115,155 @@ func ColumnType(dialect string, isKSUID bool) string {
 	}
 	switch dialect {
 	case "postgres":
-		return `text COLLATE "C"`
+		return "bytea"
 	case "sqlite":
 		return "text" // SQLite compares text bytewise (BINARY) by default
 	case "mysql":
 		return "char(" + n + ") CHARACTER SET ascii COLLATE ascii_bin"
 	}
 	return ""
+}
+
+func idSize(t reflect.Type) int {
+	if t == tKSUID {
+		return ksuid.Size
+	}
+	return objectid.Size
+}
+
+// CreateTable, AddColumn and MigrateColumn give the bytea ID columns
+// the plugin makes on PostgreSQL a CHECK on their length (see
+// addLengthChecks). It is a constraint of its own rather than part of the
+// column type, where GORM would take its digits for a size to migrate.
+func (m migrator) CreateTable(values ...any) error {
+	if err := m.Migrator.CreateTable(values...); err != nil {
+		return err
+	}
+	for _, value := range values {
+		if err := m.addLengthChecks(value, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m migrator) AddColumn(value any, name string) error {
+	if err := m.Migrator.AddColumn(value, name); err != nil {
+		return err
+	}
+	return m.addLengthChecks(value, &name)
+}
+
+// MigrateColumn also keeps AutoMigrate from converting an existing text
+// ID column on PostgreSQL to bytea: GORM would do it with a cast that
+// turns each 27-character text into 27 bytes, a second format that
+// lookups by ID miss. A text column whose collation sorts the IDs by their
+// bytes (as "C" does, the plugin's type before bytea) is kept as it is;
+// any other is an error that names the column and the fix.
+func (m migrator) MigrateColumn(value any, field *schema.Field, columnType gorm.ColumnType) error {
+	if !m.ownsPostgresColumn(field) {
+		return m.Migrator.MigrateColumn(value, field, columnType)
+	}
+	switch strings.ToLower(columnType.DatabaseTypeName()) {
+	case "text", "varchar", "bpchar":
+		return m.checkTextColumnOrder(value, field)
+	case "bytea":
+		if err := m.Migrator.MigrateColumn(value, field, columnType); err != nil {
+			return err
+		}
+		return m.addLengthChecks(value, &field.DBName)
+	}
+	return m.Migrator.MigrateColumn(value, field, columnType)
+}
+
+// ownsPostgresColumn reports whether field is an ID column whose type the
+// plugin chooses on PostgreSQL: an ID field without a type tag.
+func (m migrator) ownsPostgresColumn(field *schema.Field) bool {
+	_, typed := field.TagSettings["TYPE"]
+	return !typed && m.dialector.Name() == "postgres" && isIDType(field.IndirectFieldType)
+}
+
+// addLengthChecks adds, where it is missing, CHECK (octet_length(col) =
+// 20 or 12) to the bytea ID columns of value's table on PostgreSQL (only
+// to column only, if not nil). A bytea column takes any bytes; the check
+// turns a value in another format (the text form, which pgx sends with the
+// simple protocol) into an error instead of a row that lookups miss.
+func (m migrator) addLengthChecks(value any, only *string) error {
+	if m.dialector.Name() != "postgres" {
+		return nil
+	}
+	stmt := &gorm.Statement{DB: m.db}
+	if err := stmt.Parse(value); err != nil {
+		return err
+	}
+	for _, field := range stmt.Schema.Fields {
+		if !m.ownsPostgresColumn(field) || field.DBName == "" || only != nil && *only != field.DBName {
+			continue
+		}
+		name := checkName(stmt.Table, field.DBName)
+		var exists bool
+		if err := m.db.Raw("SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass(?) AND conname = ?)",
+			stmt.Table, name).Row().Scan(&exists); err != nil {
+			return fmt.Errorf("gormplugin: looking for the check %s: %w", name, err)
+		}
+		if exists {
+			continue
+		}
+		err := m.db.Exec("ALTER TABLE ? ADD CONSTRAINT ? CHECK (octet_length(?) = "+strconv.Itoa(idSize(field.IndirectFieldType))+")",
+			clause.Table{Name: stmt.Table}, clause.Column{Name: name}, clause.Column{Name: field.DBName}).Error
+		if err != nil {
+			return fmt.Errorf("gormplugin: adding the length check of %s.%s: %w", stmt.Table, field.DBName, err)
+		}
+	}
+	return nil
+}
+
+// checkName names the length check of a column, within PostgreSQL's 63
+// bytes.
+func checkName(table, column string) string {
+	name := "chk_" + table + "_" + column + "_length"
+	if len(name) > 63 {
+		name = name[:63]
+	}
+	return name
+}
+
+// checkTextColumnOrder asks PostgreSQL whether the column's collation
+// sorts base62 and hex digits by their bytes.
+func (m migrator) checkTextColumnOrder(value any, field *schema.Field) error {
+	stmt := &gorm.Statement{DB: m.db}
+	if err := stmt.Parse(value); err != nil {
+		return err
+	}
+	table := stmt.Table
+	var schemaName, collation string
+	err := m.db.Raw(`SELECT n.nspname, c.collname FROM pg_attribute a
+		JOIN pg_collation c ON c.oid = a.attcollation JOIN pg_namespace n ON n.oid = c.collnamespace
+		WHERE a.attrelid = to_regclass(?) AND a.attname = ?`, table, field.DBName).Row().Scan(&schemaName, &collation)
+	if err != nil {
+		return fmt.Errorf("gormplugin: reading the collation of %s.%s: %w", table, field.DBName, err)
+	}
+	// Pairs that byte order sorts one way and linguistic collations
+	// (ICU, glibc locales) the other, or mix up by case.
+	var bytewise bool
+	err = m.db.Raw(`SELECT bool_and((lo COLLATE ` + quoteIdent(schemaName) + "." + quoteIdent(collation) + `) < hi)
+		FROM (VALUES ('9'::text, 'A'::text), ('Z', 'a'), ('B', 'a'), ('Y', 'b')) AS pairs(lo, hi)`).Row().Scan(&bytewise)
+	if err != nil {
+		return fmt.Errorf("gormplugin: testing the collation %q of %s.%s: %w", collation, table, field.DBName, err)
+	}
+	if bytewise {
+		return nil
+	}
+	return fmt.Errorf("%w: gormplugin: column %s.%s holds IDs as text under the collation %q, which does not sort them by time; "+
+		"AutoMigrate leaves it alone. Fix it with ALTER TABLE %s ALTER COLUMN %s TYPE text COLLATE \"C\" "+
+		"(or convert it to bytea with ksuid_from_text from `sortid sql`)",
+		ErrMisorderingColumn, table, field.DBName, collation, table, field.DBName)
+}
+
+// ErrMisorderingColumn is wrapped by the AutoMigrate error for an existing
+// ID column whose collation does not sort IDs by time.
+var ErrMisorderingColumn = errors.New("ID column in a misordering collation")
+
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }

@@ -32,12 +32,25 @@
 //
 // AutoMigrate gives ID fields without a `gorm:"type:..."` tag a column that
 // keeps time order under ORDER BY, whatever the database's default
-// collation: text COLLATE "C" on PostgreSQL, text on SQLite (bytewise by
-// default), char(27) or char(24) CHARACTER SET ascii COLLATE ascii_bin on
-// MySQL. The columns hold the text form, which is what the IDs' Value
-// method writes through any database/sql driver. To do this the plugin
-// wraps db.Dialector; code that type-asserts db.Dialector to a concrete
-// driver type sees the wrapper.
+// collation:
+//
+//   - PostgreSQL: bytea with a CHECK constraint on its length (20 or 12
+//     bytes). The IDs go in as their raw bytes through
+//     gorm.io/driver/postgres as it is usually opened, postgres.Open(dsn);
+//     with PreferSimpleProtocol (PgBouncer) pgx sends the text form, and the
+//     check makes that an error instead of a second stored format.
+//   - SQLite: text (bytewise by default).
+//   - MySQL: char(27) or char(24) CHARACTER SET ascii COLLATE ascii_bin,
+//     the text form that the IDs' Value method writes through any driver.
+//
+// On PostgreSQL an existing text ID column is never converted: GORM's cast
+// would turn each ID's text into 27 bytes. A text column under a
+// collation that sorts IDs by their bytes (such as "C", which earlier
+// versions of the plugin created) is kept; under any other collation
+// AutoMigrate fails with an error that wraps ErrMisorderingColumn and
+// names the column and the fix. To do all this the plugin wraps
+// db.Dialector; code that type-asserts db.Dialector to a concrete driver
+// type sees the wrapper.
 //
 // # Upserts
 //
@@ -51,6 +64,8 @@
 //
 // # What it does not do
 //
-// It does not fill IDs on Update, or in raw SQL (Exec), and it does not
-// register sqltype's binary encoding: the columns it creates hold text.
+// It does not fill IDs on Update, or in raw SQL (Exec). It does not use
+// the ksuid and objectid domains of sqltype.InstallSQL: pgx needs
+// sqltype.AfterConnect to write into them, which postgres.Open(dsn) does
+// not run.
 package gormplugin
