@@ -19,10 +19,11 @@ bench:
 bench-cli:
 	cd bench && $(GO) test -run '^$$' -bench Command -benchtime 3x -count 3
 
-# Loads of 1,000,000 rows into a real PostgreSQL, keyed by each kind of ID,
-# from one writer and from eight at once.
+# Loads of 1,000,000 rows into a real PostgreSQL, keyed by each kind of ID:
+# from the client (COPY), from one writer and from eight at once, with keys
+# the server makes (DEFAULT uuidv7() / ksuid_generate()), and through GORM.
 bench-postgres:
-	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Postgres(Load|Writers)' -benchtime 1x -count 5 -timeout 60m
+	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Postgres(Load|Writers|Defaults|GORM)' -benchtime 1x -count 5 -timeout 90m
 
 FUZZTIME ?= 30s
 

@@ -66,6 +66,7 @@ func BenchmarkPostgresLoad(b *testing.B) {
 		{"ksuid-bytea-sortid", "bytea", func(i int) any { return ids[i] }, lo, hi},
 		{"ksuid-bytea-plain-bytes", "bytea", func(i int) any { return raw[i] }, lo[:], hi[:]},
 		{"ksuid-monotonic-bytea", "bytea", func(i int) any { return mono[i] }, lo, hi},
+		{"ksuid-monotonic-domain", "ksuid", func(i int) any { return mono[i] }, lo, hi},
 		{"ksuid-text-collate-C", `text COLLATE "C"`, func(i int) any { return ids[i] }, lo, hi},
 		{"uuidv7", "uuid", func(i int) any { return v7[i] }, v7[loadRows/2], v7[loadRows/2+10*idsPerSecond-1]},
 		{"uuidv4", "uuid", func(i int) any { return v4[i] }, nil, nil},
@@ -197,6 +198,18 @@ func benchPostgres(b *testing.B) *pgxpool.Pool {
 		cfg, err := pgxpool.ParseConfig(url)
 		if err != nil {
 			pgErr = err
+			return
+		}
+		// The domains and functions of `sortid sql`, before the pool's
+		// connections are made, so that AfterConnect registers them.
+		conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
+		if err != nil {
+			pgErr = err
+			return
+		}
+		pgErr = sqltype.Install(ctx, conn, "")
+		conn.Close(ctx)
+		if pgErr != nil {
 			return
 		}
 		cfg.AfterConnect = sqltype.AfterConnect

@@ -34,6 +34,38 @@ func installSQL(t *testing.T) {
 	t.Cleanup(func() { servers.pg.Exec(ctx, "DROP SCHEMA IF EXISTS "+sqlSchema+" CASCADE") })
 }
 
+// TestSQLInstallWithoutPgcryptoOnThePath: where pgcrypto lives in a
+// schema off the search path, the install stops with an error that says
+// so, and creates nothing.
+func TestSQLInstallWithoutPgcryptoOnThePath(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	cfg := servers.pgConfig.ConnConfig.Copy()
+	cfg.Database = icuDatabase(t, ctx)
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA ext; CREATE EXTENSION pgcrypto SCHEMA ext"); err != nil {
+		t.Fatal(err)
+	}
+	err = sqltype.Install(ctx, conn, "")
+	if e := pgError(t, err); !strings.Contains(e.Message, "ksuid_generate needs gen_random_bytes from the pgcrypto extension") {
+		t.Errorf("install: %q", e.Message)
+	}
+	var domains int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_type WHERE typname IN ('ksuid', 'objectid')").Scan(&domains); err != nil || domains != 0 {
+		t.Errorf("%d domains after the failed install (%v); want none", domains, err)
+	}
+	if _, err := conn.Exec(ctx, "SET search_path = public, ext"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sqltype.Install(ctx, conn, ""); err != nil {
+		t.Errorf("install with pgcrypto on the search path: %v", err)
+	}
+}
+
 // pgError returns err as a *pgconn.PgError, or fails t.
 func pgError(t *testing.T, err error) *pgconn.PgError {
 	t.Helper()

@@ -13,8 +13,10 @@ import (
 // `sortid sql` prints. It defines the domains ksuid (bytea of 20 bytes)
 // and objectid (bytea of 12 bytes) and the functions ksuid_generate,
 // ksuid_to_text, ksuid_from_text, ksuid_time, ksuid_min_at, ksuid_max_at,
-// objectid_to_text, objectid_from_text and objectid_time. It is
-// idempotent: run again, it replaces the functions and keeps the domains.
+// objectid_to_text, objectid_from_text and objectid_time, and creates the
+// pgcrypto extension (ksuid_generate's random source) if it is missing. It
+// is idempotent: run again, it replaces the functions and keeps the
+// domains.
 //
 // With schema "", the objects go into the first schema of the search path
 // (usually public); otherwise into schema, created if missing. A schema
@@ -38,15 +40,17 @@ type Execer interface {
 }
 
 // Install runs the install script of InstallSQL(schema) on db, in one
-// transaction. The script takes an advisory lock, so that installs from
+// transaction: after an error nothing of it is installed. The script takes an advisory lock, so that installs from
 // several processes at once wait for each other.
 func Install(ctx context.Context, db Execer, schema string) error {
-	script, err := InstallSQL(schema)
+	script, err := pgsql.ScriptForOneQuery(schema)
 	if err != nil {
-		return err
+		return fmt.Errorf("sqltype: %w", err)
 	}
 	// Without arguments pgx sends the script as one simple-protocol query,
-	// which may hold many statements.
+	// which may hold many statements and which PostgreSQL runs as one
+	// transaction: all of it or, after an error, nothing, with no
+	// transaction left open on the connection.
 	if _, err := db.Exec(ctx, script); err != nil {
 		return fmt.Errorf("sqltype: installing sortid's SQL: %w", err)
 	}

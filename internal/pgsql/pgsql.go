@@ -35,6 +35,18 @@ func Script(schema string) (string, error) {
 	return strings.Replace(s, lock, lock+"CREATE SCHEMA IF NOT EXISTS "+quoted+";\n", 1), nil
 }
 
+// ScriptForOneQuery is Script without its BEGIN and COMMIT, for sending
+// as one simple-protocol query: PostgreSQL runs such a query in one
+// transaction of its own, and after an error leaves no transaction open.
+func ScriptForOneQuery(schema string) (string, error) {
+	s, err := Script(schema)
+	if err != nil {
+		return "", err
+	}
+	s = strings.Replace(s, "\nBEGIN;\n", "\n", 1)
+	return strings.TrimSuffix(s, "COMMIT;\n"), nil
+}
+
 // validSchema accepts the names that need no quoting in PostgreSQL (bar
 // keywords, which Script quotes anyway) and can appear inside the script's
 // dollar-quoted bodies as they are.

@@ -42,3 +42,10 @@ func TestScript(t *testing.T) {
 		}
 	}
 }
+
+func TestScriptForOneQuery(t *testing.T) {
+	s, err := ScriptForOneQuery("")
+	if err != nil || strings.Contains(s, "BEGIN;") || strings.Contains(s, "COMMIT;") || !strings.Contains(s, "pg_advisory_xact_lock") {
+		t.Errorf("ScriptForOneQuery: %v\n%s", err, s)
+	}
+}

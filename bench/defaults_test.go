@@ -1,0 +1,185 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	gormpostgres "gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/sortid/sortid/gormplugin"
+	"github.com/sortid/sortid/ksuid"
+)
+
+// BenchmarkPostgresDefaults loads loadRows rows whose keys the server
+// makes, with INSERT ... SELECT from generate_series, into
+// (id <type> PRIMARY KEY DEFAULT <function>, n int): PostgreSQL 18's own
+// uuidv7() against sortid's ksuid_generate() (from `sortid sql`), and a
+// bigint identity for reference. It reports rows/s and the primary-key
+// index; for ksuid_generate also how many keys ksuid_to_text turns into
+// text per second on one core, reading them back.
+func BenchmarkPostgresDefaults(b *testing.B) {
+	pool := benchPostgres(b)
+	ctx := context.Background()
+	for _, tc := range []struct{ name, column string }{
+		{"bigint-identity", "bigint GENERATED ALWAYS AS IDENTITY"},
+		{"uuidv7-default", "uuid DEFAULT uuidv7()"},
+		{"ksuid_generate-default", "ksuid DEFAULT ksuid_generate()"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var indexBytes int64
+			var loaded, toText time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				table := "bench_" + fmt.Sprint(time.Now().UnixNano())
+				if _, err := pool.Exec(ctx, "CREATE TABLE "+table+" (id "+tc.column+" PRIMARY KEY, n int) WITH (autovacuum_enabled = false)"); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := pool.Exec(ctx, "CHECKPOINT"); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				start := time.Now()
+				tag, err := pool.Exec(ctx, "INSERT INTO "+table+" (n) SELECT g FROM generate_series(1, $1) g", loadRows)
+				loaded += time.Since(start)
+				b.StopTimer()
+				if err != nil || tag.RowsAffected() != loadRows {
+					b.Fatalf("INSERT: %v rows, %v", tag.RowsAffected(), err)
+				}
+				if err := pool.QueryRow(ctx, "SELECT pg_relation_size('"+table+"_pkey')").Scan(&indexBytes); err != nil {
+					b.Fatal(err)
+				}
+				if tc.name == "ksuid_generate-default" {
+					toText += timeToText(b, ctx, table)
+				}
+				if _, err := pool.Exec(ctx, "DROP TABLE "+table); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(loadRows)*float64(b.N)/loaded.Seconds(), "rows/s")
+			b.ReportMetric(float64(indexBytes)/(1<<20), "index-MiB")
+			if toText > 0 {
+				b.ReportMetric(float64(loadRows)*float64(b.N)/toText.Seconds(), "to_text-values/s")
+			}
+		})
+	}
+}
+
+// timeToText times ksuid_to_text over every key of table, in one backend
+// (no parallel workers), and checks the texts against Go's for a sample.
+func timeToText(b *testing.B, ctx context.Context, table string) time.Duration {
+	conn, err := benchPostgres(b).Acquire(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SET max_parallel_workers_per_gather = 0"); err != nil {
+		b.Fatal(err)
+	}
+	var n int
+	start := time.Now()
+	if err := conn.QueryRow(ctx, "SELECT count(ksuid_to_text(id)) FROM "+table).Scan(&n); err != nil || n != loadRows {
+		b.Fatalf("ksuid_to_text over %d rows: %v", n, err)
+	}
+	took := time.Since(start)
+	rows, err := conn.Query(ctx, "SELECT id, ksuid_to_text(id) FROM "+table+" LIMIT 1000", pgx.QueryExecModeExec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var id ksuid.KSUID
+	var text string
+	_, err = pgx.ForEachRow(rows, []any{&id, &text}, func() error {
+		if text != id.String() {
+			return fmt.Errorf("ksuid_to_text gave %s for %v", text, id)
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return took
+}
+
+// gormRow and gormUUIDRow are one table each for BenchmarkPostgresGORM:
+// a KSUID key the plugin fills, and a UUIDv7 key a BeforeCreate hook fills,
+// the way GORM users give UUIDs to new rows.
+type gormRow struct {
+	ID ksuid.KSUID
+	N  int
+}
+
+type gormUUIDRow struct {
+	ID uuid.UUID `gorm:"type:uuid"`
+	N  int
+}
+
+func (r *gormUUIDRow) BeforeCreate(*gorm.DB) error {
+	if r.ID == uuid.Nil {
+		r.ID = uuid.Must(uuid.NewV7())
+	}
+	return nil
+}
+
+// BenchmarkPostgresGORM creates loadRows rows with GORM's CreateInBatches
+// (batches of 1,000) through gorm.io/driver/postgres opened as users open
+// it, postgres.Open(dsn), with no tags: KSUID keys from gormplugin's
+// defaults (bytea with a length check, monotonic generator) against UUIDv7
+// keys in a uuid column.
+func BenchmarkPostgresGORM(b *testing.B) {
+	pool := benchPostgres(b)
+	cfg := pool.Config().ConnConfig
+	dsn := fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s sslmode=disable", cfg.Host, cfg.Port, cfg.User, cfg.Password, cfg.Database)
+	db, err := gorm.Open(gormpostgres.Open(dsn), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := db.Use(gormplugin.New()); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		model any
+		rows  func() any
+	}{
+		{"ksuid-plugin", &gormRow{}, func() any { return make([]gormRow, loadRows) }},
+		{"uuidv7-hook", &gormUUIDRow{}, func() any { return make([]gormUUIDRow, loadRows) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var loaded time.Duration
+			var indexBytes int64
+			for b.Loop() {
+				b.StopTimer()
+				if err := db.Migrator().DropTable(tc.model); err != nil {
+					b.Fatal(err)
+				}
+				if err := db.AutoMigrate(tc.model); err != nil {
+					b.Fatal(err)
+				}
+				db.Exec("CHECKPOINT")
+				rows := tc.rows()
+				b.StartTimer()
+				start := time.Now()
+				res := db.CreateInBatches(rows, 1000)
+				loaded += time.Since(start)
+				b.StopTimer()
+				if res.Error != nil || res.RowsAffected != loadRows {
+					b.Fatalf("CreateInBatches: %d rows, %v", res.RowsAffected, res.Error)
+				}
+				stmt := &gorm.Statement{DB: db}
+				stmt.Parse(tc.model)
+				if err := db.Raw("SELECT pg_relation_size(?)", stmt.Table+"_pkey").Row().Scan(&indexBytes); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(loadRows)*float64(b.N)/loaded.Seconds(), "rows/s")
+			b.ReportMetric(float64(indexBytes)/(1<<20), "index-MiB")
+		})
+	}
+}
