@@ -3,7 +3,9 @@ package sqltype_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -40,4 +42,43 @@ func ExampleRegister() {
 	// Output:
 	// bytea: 20 bytes 05f5e1000102030405060708090a0b0c0d0e0f10
 	// text:  27 bytes 0qjBBlJIfbVLKwnJn4xpLGDr00e
+}
+
+// The SQL to install once per database: the domains and functions.
+func ExampleInstallSQL() {
+	script, err := sqltype.InstallSQL("")
+	if err != nil {
+		panic(err)
+	}
+	for _, line := range strings.Split(script, "\n") {
+		if strings.HasPrefix(line, "CREATE OR REPLACE FUNCTION ") || strings.HasPrefix(line, "\tCREATE DOMAIN ") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	// Output:
+	// CREATE DOMAIN ksuid AS bytea CHECK (octet_length(VALUE) = 20);
+	// CREATE DOMAIN objectid AS bytea CHECK (octet_length(VALUE) = 12);
+	// CREATE OR REPLACE FUNCTION ksuid_generate() RETURNS ksuid
+	// CREATE OR REPLACE FUNCTION ksuid_to_text(id bytea) RETURNS text
+	// CREATE OR REPLACE FUNCTION ksuid_from_text(text_form text) RETURNS ksuid
+	// CREATE OR REPLACE FUNCTION ksuid_time(id bytea) RETURNS timestamptz
+	// CREATE OR REPLACE FUNCTION ksuid_min_at(t timestamptz) RETURNS ksuid
+	// CREATE OR REPLACE FUNCTION ksuid_max_at(t timestamptz) RETURNS ksuid
+	// CREATE OR REPLACE FUNCTION ksuid_seconds(t timestamptz, caller text) RETURNS bytea
+	// CREATE OR REPLACE FUNCTION objectid_to_text(id bytea) RETURNS text
+	// CREATE OR REPLACE FUNCTION objectid_from_text(text_form text) RETURNS objectid
+	// CREATE OR REPLACE FUNCTION objectid_time(id bytea) RETURNS timestamptz
+}
+
+// Keep a hook the pool has already.
+func ExampleAfterConnectThen() {
+	cfg, err := pgxpool.ParseConfig("postgres://app@localhost/app")
+	if err != nil {
+		panic(err)
+	}
+	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
+		_, err := conn.Exec(ctx, "SET application_name = 'orders'")
+		return err
+	}
+	cfg.AfterConnect = sqltype.AfterConnectThen(cfg.AfterConnect)
 }
