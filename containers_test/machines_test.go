@@ -29,8 +29,8 @@ const (
 	machineImageRepo = "sortid-test/machine"
 )
 
-// machineKinds are the tables and collections the machines write, one per
-// kind of ID (see machine/main.go).
+// machineKinds are the kinds of ID the machines make: the names of their
+// collections, and of their tables after "machines_" (see machine/main.go).
 var machineKinds = []string{"ksuid_random", "ksuid_monotonic", "objectid"}
 
 // machineRow is one ID as a machine wrote it: which machine, and its place
@@ -143,7 +143,7 @@ func prepareMachineTargets(t *testing.T, ctx context.Context) {
 	}
 	t.Cleanup(func() { mdb.Drop(context.Background()) })
 	for _, kind := range machineKinds {
-		table := pgx.Identifier{kind}.Sanitize()
+		table := pgx.Identifier{"machines_" + kind}.Sanitize()
 		if _, err := servers.pg.Exec(ctx, "DROP TABLE IF EXISTS "+table); err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +243,7 @@ func waitForExit(ctx context.Context, c *testcontainers.DockerContainer) (int, s
 // pgMachineRows reads a kind's table in ID (byte) order.
 func pgMachineRows(t *testing.T, ctx context.Context, kind string) []machineRow {
 	t.Helper()
-	rows, err := servers.pg.Query(ctx, "SELECT id, machine, seq FROM "+pgx.Identifier{kind}.Sanitize()+" ORDER BY id")
+	rows, err := servers.pg.Query(ctx, "SELECT id, machine, seq FROM "+pgx.Identifier{"machines_" + kind}.Sanitize()+" ORDER BY id")
 	if err != nil {
 		t.Fatal(err)
 	}

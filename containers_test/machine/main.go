@@ -8,8 +8,9 @@
 // eight start writing together), then makes SORTID_IDS IDs of each kind (random
 // KSUIDs, monotonic KSUIDs, ObjectIDs) and writes each one, with its
 // machine number and its place in the machine's creation order, into both
-// servers, in batches as it goes, into tables and collections named
-// ksuid_random, ksuid_monotonic and objectid. Any error, a duplicate key included,
+// servers, in batches as it goes, into the tables machines_ksuid_random,
+// machines_ksuid_monotonic and machines_objectid, and into collections
+// named ksuid_random, ksuid_monotonic and objectid. Any error, a duplicate key included,
 // is printed and exits 1.
 package main
 
@@ -118,7 +119,7 @@ func run() error {
 // write stores ids, made in this order starting at seq, into the table
 // and the collection of their kind.
 func write(ctx context.Context, pg *pgx.Conn, coll *mongo.Collection, kind string, machine, seq int, ids []any) error {
-	_, err := pg.CopyFrom(ctx, pgx.Identifier{kind}, []string{"id", "machine", "seq"},
+	_, err := pg.CopyFrom(ctx, pgx.Identifier{"machines_" + kind}, []string{"id", "machine", "seq"},
 		pgx.CopyFromSlice(len(ids), func(i int) ([]any, error) { return []any{ids[i], machine, seq + i}, nil }))
 	if err != nil {
 		return fmt.Errorf("PostgreSQL, %s: %w", kind, err)
