@@ -64,7 +64,6 @@ func ExampleInstallSQL() {
 	// CREATE OR REPLACE FUNCTION ksuid_time(id bytea) RETURNS timestamptz
 	// CREATE OR REPLACE FUNCTION ksuid_min_at(t timestamptz) RETURNS ksuid
 	// CREATE OR REPLACE FUNCTION ksuid_max_at(t timestamptz) RETURNS ksuid
-	// CREATE OR REPLACE FUNCTION ksuid_seconds(t timestamptz, caller text) RETURNS bytea
 	// CREATE OR REPLACE FUNCTION objectid_to_text(id bytea) RETURNS text
 	// CREATE OR REPLACE FUNCTION objectid_from_text(text_form text) RETURNS objectid
 	// CREATE OR REPLACE FUNCTION objectid_time(id bytea) RETURNS timestamptz

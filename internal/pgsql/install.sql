@@ -142,30 +142,27 @@ END $$;
 CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_min_at(t timestamptz) RETURNS @SCHEMA@ksuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
+DECLARE
+	seconds constant numeric := floor(extract(epoch FROM t)) - 1400000000;
 BEGIN
-	RETURN @SCHEMA@ksuid_seconds(t, 'ksuid_min_at') || '\x00000000000000000000000000000000'::bytea;
+	IF seconds < 0 OR seconds > 4294967295 THEN
+		RAISE EXCEPTION 'ksuid_min_at: the time % is outside the KSUID range (2014-05-13 16:53:20 UTC to 2150-06-19 23:21:35 UTC)', t
+			USING ERRCODE = 'datetime_field_overflow';
+	END IF;
+	RETURN substring(int8send(seconds::bigint) FROM 5 FOR 4) || '\x00000000000000000000000000000000'::bytea;
 END $$;
 
 CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_max_at(t timestamptz) RETURNS @SCHEMA@ksuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
-BEGIN
-	RETURN @SCHEMA@ksuid_seconds(t, 'ksuid_max_at') || '\xffffffffffffffffffffffffffffffff'::bytea;
-END $$;
-
--- ksuid_seconds is the 4-byte timestamp of the KSUIDs made at t; caller
--- names the function to blame when t is out of range.
-CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_seconds(t timestamptz, caller text) RETURNS bytea
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
 DECLARE
-	seconds numeric := floor(extract(epoch FROM t)) - 1400000000;
+	seconds constant numeric := floor(extract(epoch FROM t)) - 1400000000;
 BEGIN
 	IF seconds < 0 OR seconds > 4294967295 THEN
-		RAISE EXCEPTION '%: the time % is outside the KSUID range (2014-05-13 16:53:20 UTC to 2150-06-19 23:21:35 UTC)', caller, t
+		RAISE EXCEPTION 'ksuid_max_at: the time % is outside the KSUID range (2014-05-13 16:53:20 UTC to 2150-06-19 23:21:35 UTC)', t
 			USING ERRCODE = 'datetime_field_overflow';
 	END IF;
-	RETURN substring(int8send(seconds::bigint) FROM 5 FOR 4);
+	RETURN substring(int8send(seconds::bigint) FROM 5 FOR 4) || '\xffffffffffffffffffffffffffffffff'::bytea;
 END $$;
 
 -- objectid_to_text returns the 24 lowercase hex digits of an ObjectID.

@@ -32,7 +32,7 @@ func TestScript(t *testing.T) {
 	}
 	in, err := Script("ids")
 	if err != nil || !strings.Contains(in, "hashtext('sortid install'));\nCREATE SCHEMA IF NOT EXISTS \"ids\";") ||
-		!strings.Contains(in, `RETURN "ids".ksuid_seconds(t, 'ksuid_min_at')`) {
+		!strings.Contains(in, `CREATE OR REPLACE FUNCTION "ids".ksuid_min_at(t timestamptz) RETURNS "ids".ksuid`) {
 		t.Fatalf("Script(\"ids\"): %v", err)
 	}
 	for _, bad := range []string{"Ids", "1ids", "a-b", "a b", `a"b`, "a$$b", strings.Repeat("a", 64), "é"} {
