@@ -2,8 +2,10 @@ package ksuid_test
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/sortid/sortid/internal/errcontract"
@@ -146,6 +148,8 @@ func FuzzScan(f *testing.F) {
 		f.Add([]byte(v.text))
 	}
 	f.Add([]byte{})
+	f.Add([]byte(`\x05f5e1000102030405060708090a0b0c0d0e0f10`))
+	f.Add([]byte(`\x05F5E1000102030405060708090A0B0C0D0E0F1G`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		keep := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
 		id := keep
@@ -158,6 +162,11 @@ func FuzzScan(f *testing.F) {
 		case len(b) == ksuid.Size:
 			if !bytes.Equal(id[:], b) {
 				t.Fatalf("%x scanned as %v", b, id)
+			}
+		case len(b) == 2+2*ksuid.Size && bytes.HasPrefix(b, []byte(`\x`)):
+			// PostgreSQL's hex form of a bytea, either case.
+			if !strings.EqualFold(`\x`+hex.EncodeToString(id[:]), string(b)) {
+				t.Fatalf("%q scanned as %x", b, id[:])
 			}
 		default:
 			if id.String() != string(b) {

@@ -123,6 +123,8 @@ func FuzzScan(f *testing.F) {
 	f.Add([]byte("60C468E6101BF215DC9FA835"))
 	f.Add(make([]byte, 12))
 	f.Add([]byte{})
+	f.Add([]byte(`\x60c468e6101bf215dc9fa835`))
+	f.Add([]byte(`\x60C468E6101BF215DC9FA8-5`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		keep := objectid.MustParse("60c468e6101bf215dc9fa835")
 		id := keep
@@ -135,6 +137,11 @@ func FuzzScan(f *testing.F) {
 		case len(b) == objectid.Size:
 			if !bytes.Equal(id[:], b) {
 				t.Fatalf("%x scanned as %v", b, id)
+			}
+		case len(b) == 2+2*objectid.Size && bytes.HasPrefix(b, []byte(`\x`)):
+			// PostgreSQL's hex form of a bytea, either case.
+			if !strings.EqualFold(`\x`+hex.EncodeToString(id[:]), string(b)) {
+				t.Fatalf("%q scanned as %x", b, id[:])
 			}
 		default:
 			if !strings.EqualFold(id.String(), string(b)) {
