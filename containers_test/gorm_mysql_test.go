@@ -255,43 +255,84 @@ func TestGORMMySQLCreatePaths(t *testing.T) {
 	})
 }
 
-// TestGORMMySQLUpsert pins down what an upsert does on MySQL, which has no
-// RETURNING: the row keeps its ID, and the struct keeps the ID the plugin
-// made for it, which no row has. The README says to read the row back.
+// TestGORMMySQLUpsert: MySQL has no RETURNING, so the plugin reads the IDs
+// of upserted rows back by the conflict columns the upsert names, and an
+// upsert that names none is an error where it would leave a record with
+// an ID no row has.
 func TestGORMMySQLUpsert(t *testing.T) {
 	needServers(t)
 	db := openGORMMySQL(t)
 	first := gormUser{Name: "first", Email: "up@x"}
+	other := gormUser{Name: "other", Email: "other@x"}
 	if err := db.Create(&first).Error; err != nil {
 		t.Fatal(err)
 	}
-	second := gormUser{Name: "second", Email: "up@x"}
-	res := db.Clauses(clause.OnConflict{
-		Columns:   []clause.Column{{Name: "email"}},
-		DoUpdates: clause.AssignmentColumns([]string{"name"}),
-	}).Create(&second)
-	if res.Error != nil {
-		t.Fatal(res.Error)
-	}
-	var row gormUser
-	if err := db.Where("email = ?", "up@x").First(&row).Error; err != nil {
+	if err := db.Create(&other).Error; err != nil {
 		t.Fatal(err)
 	}
-	if row.ID != first.ID || row.Name != "second" {
-		t.Errorf("after the upsert the row is %v %q; want its own ID %v and the new name", row.ID, row.Name, first.ID)
+	byEmail := clause.OnConflict{Columns: []clause.Column{{Name: "email"}}, DoUpdates: clause.AssignmentColumns([]string{"name"})}
+
+	second := gormUser{Name: "second", Email: "up@x"}
+	if err := db.Clauses(byEmail).Create(&second).Error; err != nil {
+		t.Fatal(err)
 	}
-	// MySQL counts an updated row twice; that is how a caller can tell.
-	if res.RowsAffected != 2 || second.ID == first.ID || second.ID.IsZero() {
-		t.Errorf("upsert: %d rows affected, struct ID %v; the README says 2 and an ID no row has", res.RowsAffected, second.ID)
+	if row := storedUser(t, db, "up@x"); row.ID != first.ID || row.Name != "second" || second.ID != first.ID {
+		t.Errorf("upsert by email: row %v %q, struct %v; want the row's own ID %v in both and the new name", row.ID, row.Name, second.ID, first.ID)
 	}
 
+	batch := []gormUser{{Name: "b1", Email: "up@x"}, {Name: "b2", Email: "new@x"}, {Name: "b3", Email: "other@x"}}
+	if err := db.Clauses(byEmail).Create(&batch).Error; err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range batch {
+		if row := storedUser(t, db, u.Email); row.ID != u.ID || row.Name != u.Name {
+			t.Errorf("batch upsert: %s holds %v %q, the struct %v %q", u.Email, row.ID, row.Name, u.ID, u.Name)
+		}
+	}
+	if batch[0].ID != first.ID || batch[2].ID != other.ID {
+		t.Errorf("batch upsert: updated rows' IDs %v, %v; want %v, %v", batch[0].ID, batch[2].ID, first.ID, other.ID)
+	}
+
+	blind := clause.OnConflict{DoUpdates: clause.AssignmentColumns([]string{"name"})}
+	lone := gormUser{Name: "lone", Email: "lone@x"}
+	if err := db.Clauses(blind).Create(&lone).Error; err != nil || storedUser(t, db, "lone@x").ID != lone.ID {
+		t.Errorf("an upsert without columns that inserts: %v, struct %v", err, lone.ID)
+	}
 	third := gormUser{Name: "third", Email: "up@x"}
-	res = db.Clauses(clause.OnConflict{DoNothing: true}).Create(&third)
+	err := db.Clauses(blind).Create(&third).Error
+	if !errors.Is(err, gormplugin.ErrUpsertID) {
+		t.Errorf("an upsert without columns that updates: %v; want ErrUpsertID", err)
+	}
+	if row := storedUser(t, db, "up@x"); row.Name != "b1" {
+		t.Errorf("after the failed upsert the row's name is %q; the transaction should have rolled back to b1", row.Name)
+	}
+	var before, after int64
+	db.Model(&gormUser{}).Count(&before)
+	err = db.Clauses(blind).Create(&[]gormUser{{Email: "m1@x"}, {Email: "m2@x"}}).Error
+	db.Model(&gormUser{}).Count(&after)
+	if !errors.Is(err, gormplugin.ErrUpsertID) || after != before {
+		t.Errorf("a batch upsert without columns: %v, rows %d -> %d; want ErrUpsertID and no rows", err, before, after)
+	}
+
+	fourth := gormUser{Name: "fourth", Email: "up@x"}
+	res := db.Clauses(clause.OnConflict{DoNothing: true}).Create(&fourth)
 	if res.Error != nil || res.RowsAffected != 0 || storedUserID(t, db, "up@x") != first.ID {
 		t.Errorf("DoNothing: %v, %d rows; the row must keep %v", res.Error, res.RowsAffected, first.ID)
 	}
 }
 
+// storedUser returns the gorm_users row with the given email.
+func storedUser(t *testing.T, db *gorm.DB, email string) gormUser {
+	t.Helper()
+	var u gormUser
+	if err := db.Where("email = ?", email).First(&u).Error; err != nil {
+		t.Fatalf("reading back %s: %v", email, err)
+	}
+	return u
+}
+
+// gormLogger logs every statement with SORTID_GORM_LOG set, and nothing
+// otherwise.
 func gormLogger() logger.Interface {
 	if os.Getenv("SORTID_GORM_LOG") != "" {
 		return logger.Default.LogMode(logger.Info)

@@ -55,12 +55,16 @@
 // # Upserts
 //
 // With clause.OnConflict{DoUpdates: ...} or UpdateAll, a row that already
-// exists keeps its ID, and the plugin adds a RETURNING clause for the ID
-// columns on PostgreSQL and SQLite so that the struct ends up holding the
-// row's ID rather than the one the plugin made. With DoNothing a
-// conflicting row is not written and the struct keeps the unused new ID;
-// check RowsAffected. On MySQL, which has no RETURNING, read the row back
-// after an upsert.
+// exists keeps its ID, and the struct must end up holding that ID rather
+// than the one the plugin made. On PostgreSQL and SQLite the plugin adds a
+// RETURNING clause for the ID columns. MySQL has no RETURNING: there the
+// plugin reads the IDs back by the conflict columns, so name them in
+// OnConflict.Columns (MySQL itself ignores them). An upsert on MySQL that
+// names none is an error wrapping ErrUpsertID when it could leave a struct
+// with an ID no row has: at once for several records, and for one record
+// when it updated a row (in GORM's default transaction the upsert is then
+// rolled back). With DoNothing a conflicting row is not written and the
+// struct keeps the unused new ID; check RowsAffected.
 //
 // # What it does not do
 //

@@ -69,10 +69,17 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	if _, ok := db.Dialector.(dialector); !ok {
 		db.Dialector = dialector{db.Dialector}
 	}
-	return db.Callback().Create().
+	err := db.Callback().Create().
 		After("gorm:before_create").
 		Before("gorm:save_before_associations").
 		Register("sortid:assign_ids", p.assignIDs)
+	if err != nil {
+		return err
+	}
+	return db.Callback().Create().
+		After("gorm:create").
+		Before("gorm:commit_or_rollback_transaction").
+		Register("sortid:mysql_upsert_ids", mysqlUpsertIDs)
 }
 
 // Tag is the struct tag that asks the plugin to fill a field other than
@@ -146,6 +153,7 @@ func (p *Plugin) assignIDs(db *gorm.DB) {
 		p.fillStruct(db, fields, rv)
 	}
 	p.returnIDsOnConflict(db, fields)
+	refuseBlindMySQLUpsert(db)
 }
 
 // isUnset reports whether a field holds no ID yet: the zero ID, a nil
@@ -194,6 +202,7 @@ func (p *Plugin) fillStruct(db *gorm.DB, fields []*schema.Field, rv reflect.Valu
 			db.AddError(err)
 			return
 		}
+		db.Statement.Settings.Store(settingMadeIDs, true)
 	}
 }
 
@@ -221,6 +230,7 @@ func (p *Plugin) fillMap(db *gorm.DB, fields []*schema.Field, m reflect.Value) {
 			return
 		}
 		m.SetMapIndex(key(f.DBName), reflect.ValueOf(id))
+		db.Statement.Settings.Store(settingMadeIDs, true)
 	}
 }
 
