@@ -21,7 +21,14 @@ GO=${GO:-go}
 step() { echo "== $* ($(date -u +%H:%M:%S))"; }
 
 step gofmt
-unformatted=$(gofmt -l $(git ls-files '*.go'))
+# Every .go file of the tree, git checkout or not; no files is a failure,
+# not a pass (gofmt -l with no arguments would read stdin).
+gofiles=$(find . -name '*.go' -not -path './.git/*')
+if [ -z "$gofiles" ]; then
+	echo "gofmt: no .go files found under $(pwd)"
+	exit 1
+fi
+unformatted=$(gofmt -l $gofiles)
 if [ -n "$unformatted" ]; then
 	echo "gofmt needed: $unformatted"
 	exit 1
