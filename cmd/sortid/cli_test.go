@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -14,39 +13,34 @@ import (
 	"github.com/sortid/sortid/objectid"
 )
 
-// binary is the sortid command built once for the tests that run it.
-var binary string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "sortid-test")
-	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "sortid")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		panic(err)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// sortid runs the built command and returns its output and exit code.
+// sortid runs the command in-process, as main does, and returns its
+// output and exit code, so that the tests see the race detector and
+// coverage. TestBuiltBinary runs the real binary once.
 func sortid(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	if exit, ok := err.(*exec.ExitError); ok {
-		return out.String(), errOut.String(), exit.ExitCode()
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// TestBuiltBinary builds the command and runs it: main's wiring of
+// arguments, streams and exit status.
+func TestBuiltBinary(t *testing.T) {
+	binary := filepath.Join(t.TempDir(), "sortid")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	if err != nil {
-		t.Fatal(err)
+	cmd := exec.Command(binary, "inspect", "--json")
+	cmd.Stdin = strings.NewReader("0qjBBlJIfbVLKwnJn4xpLGDr00e\n")
+	out, err := cmd.Output()
+	var info Info
+	if err != nil || json.Unmarshal(out, &info) != nil || info.Timestamp != 100000000 {
+		t.Errorf("sortid inspect --json: %v, %s", err, out)
 	}
-	return out.String(), errOut.String(), 0
+	err = exec.Command(binary, "-t", "uuid").Run()
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != exitUsage {
+		t.Errorf("sortid -t uuid: %v; want exit status %d", err, exitUsage)
+	}
 }
 
 // The golden outputs are written by hand from the ID formats.
