@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command, run by `make test` (and so by CI): gofmt and
-# vet; the unit tests with the race detector, including the page of
-# cmd/sortid in headless Chromium; the allocation tests and the 2^24-ID
-# command test without the race detector; the ID packages again as
+# vet; the unit tests with the race detector, with those of drivertests/
+# (gormplugin on SQLite, the page of cmd/sortid in headless Chromium); the
+# allocation tests and the 2^24-ID command test without the race
+# detector; the ID packages again as
 # GOARCH=386 under qemu, and the clock linked for other platforms; a build
 # of the benchmark and integration modules; then the integration tests
 # against real servers (PostgreSQL, MySQL/MariaDB, a MongoDB-wire server),
@@ -85,6 +86,9 @@ setup=$!
 status=0
 step unit tests
 $GO test -race ./... || status=1
+# gormplugin on SQLite and the page in headless Chromium: a module of their
+# own, so that their drivers stay out of the library's go.mod.
+(cd drivertests && $GO test -race ./...) || status=1
 step tests without the race detector
 # Allocation counts (the race detector makes sync.Pool drop items on
 # purpose) and the 2^24-ID command test (too slow under it).
@@ -108,8 +112,9 @@ step "clock links on other platforms"
 for target in linux/arm64 darwin/arm64 windows/amd64 js/wasm; do
 	GOOS=${target%/*} GOARCH=${target#*/} $GO test -c -o /dev/null ./internal/wallclock || { echo "does not link for $target"; status=1; }
 done
-step "benchmark and integration modules build"
+step "benchmark, driver-test and integration modules build"
 (cd bench && $GO vet ./...) || status=1
+(cd drivertests && $GO vet ./...) || status=1
 (cd containers_test && $GO vet ./...) || status=1
 
 step integration set-up

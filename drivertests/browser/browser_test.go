@@ -1,10 +1,13 @@
-package main
+// Package browser drives the page of the sortid command in headless
+// Chromium, against the built command serving on a free port.
+package browser
 
 import (
+	"bufio"
 	"context"
-	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -37,12 +40,42 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// serve builds the sortid command, starts `sortid serve` on a free port
+// and returns the URL it reports; the server is stopped when t ends.
+func serve(t *testing.T) string {
+	t.Helper()
+	binary := filepath.Join(t.TempDir(), "sortid")
+	if out, err := exec.Command("go", "build", "-o", binary, "github.com/sortid/sortid/cmd/sortid").CombinedOutput(); err != nil {
+		t.Fatalf("building the sortid command: %v\n%s", err, out)
+	}
+	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	})
+	lines := bufio.NewScanner(stderr)
+	if !lines.Scan() {
+		t.Fatal("sortid serve printed nothing")
+	}
+	url, ok := strings.CutPrefix(lines.Text(), "sortid: serving on ")
+	if !ok {
+		t.Fatalf("sortid serve printed %q first", lines.Text())
+	}
+	return url
+}
+
 // TestBrowserPage drives the page in headless Chromium: generate, copy,
 // reset, a batch, and inspect a good and a bad ID.
 func TestBrowserPage(t *testing.T) {
 	path := chromiumPath(t)
-	srv := httptest.NewServer(newHandler())
-	defer srv.Close()
+	srvURL := serve(t)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
@@ -68,7 +101,7 @@ func TestBrowserPage(t *testing.T) {
 		_, err := cdp.Call(ctx, chromedp.FromContext(ctx).Browser, browser.SetPermission, browser.SetPermissionParams{
 			Permission: &browser.PermissionDescriptor{Name: name},
 			Setting:    "granted",
-			Origin:     srv.URL,
+			Origin:     srvURL,
 		})
 		if err != nil {
 			t.Fatalf("granting %s: %v", name, err)
@@ -98,7 +131,7 @@ func TestBrowserPage(t *testing.T) {
 	hidden := func(id string) string { return eval(`String(document.getElementById("` + id + `").hidden)`) }
 	text := func(id string) string { return eval(`document.getElementById("` + id + `").textContent`) }
 
-	do("open the page", chromedp.Navigate(srv.URL), chromedp.WaitVisible(chromedp.ID("generate")))
+	do("open the page", chromedp.Navigate(srvURL), chromedp.WaitVisible(chromedp.ID("generate")))
 	if hidden("reset") != "true" || hidden("copy") != "true" {
 		t.Errorf("before generating: Reset hidden %s, Copy hidden %s; want both hidden", hidden("reset"), hidden("copy"))
 	}

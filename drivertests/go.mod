@@ -1,0 +1,25 @@
+module github.com/sortid/sortid/drivertests
+
+go 1.26.0
+
+// Tests that need a driver or a browser the library does not: gormplugin
+// on SQLite (cgo) and the sortid command's page in headless Chromium.
+// They live in a module of their own so that the library's go.mod lists
+// only what its packages import.
+replace github.com/sortid/sortid => ../
+
+require (
+	github.com/chromedp/cdproto v0.160.3
+	github.com/chromedp/chromedp v0.23.1
+	github.com/sortid/sortid v0.0.0
+	gorm.io/driver/sqlite v1.6.0
+	gorm.io/gorm v1.31.2
+)
+
+require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/jinzhu/inflection v1.0.0 // indirect
+	github.com/jinzhu/now v1.1.5 // indirect
+	github.com/mattn/go-sqlite3 v1.14.22 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)
