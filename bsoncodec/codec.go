@@ -74,12 +74,25 @@ var (
 	tNullObjectID = reflect.TypeFor[objectid.NullObjectID]()
 )
 
-// ToBSON returns id as the driver's bson.ObjectID; both are 12 bytes, so
-// nothing is copied but the value itself.
-func ToBSON(id objectid.ObjectID) bson.ObjectID { return bson.ObjectID(id) }
+// ObjectIDToBSON returns id as the driver's bson.ObjectID; both are 12
+// bytes, so nothing is copied but the value itself.
+func ObjectIDToBSON(id objectid.ObjectID) bson.ObjectID { return bson.ObjectID(id) }
 
-// FromBSON returns the driver's bson.ObjectID as an objectid.ObjectID.
-func FromBSON(id bson.ObjectID) objectid.ObjectID { return objectid.ObjectID(id) }
+// ObjectIDFromBSON returns the driver's bson.ObjectID as an
+// objectid.ObjectID.
+func ObjectIDFromBSON(id bson.ObjectID) objectid.ObjectID { return objectid.ObjectID(id) }
+
+// ToBSON is ObjectIDToBSON.
+//
+// Deprecated: the name does not say it converts ObjectIDs only; use
+// ObjectIDToBSON.
+func ToBSON(id objectid.ObjectID) bson.ObjectID { return ObjectIDToBSON(id) }
+
+// FromBSON is ObjectIDFromBSON.
+//
+// Deprecated: the name does not say it converts ObjectIDs only; use
+// ObjectIDFromBSON.
+func FromBSON(id bson.ObjectID) objectid.ObjectID { return ObjectIDFromBSON(id) }
 
 // set stores v in val, through a pointer when val is addressable (as
 // decode targets are), which saves boxing v.

@@ -66,7 +66,7 @@ func TestSameBytesAsDriver(t *testing.T) {
 	type driversString struct {
 		ID string `bson:"_id"`
 	}
-	wantOID := marshal(t, bson.NewRegistry(), driversObjectID{bsoncodec.ToBSON(testObjectID), "x"})
+	wantOID := marshal(t, bson.NewRegistry(), driversObjectID{bsoncodec.ObjectIDToBSON(testObjectID), "x"})
 	wantBin := marshal(t, bson.NewRegistry(), driversBinary{bson.Binary{Subtype: 0, Data: testKSUID.Bytes()}})
 	wantStr := marshal(t, bson.NewRegistry(), driversString{testKSUID.String()})
 	for _, r := range registries {
@@ -242,11 +242,11 @@ func TestExtendedJSON(t *testing.T) {
 }
 
 func TestConversions(t *testing.T) {
-	if b := bsoncodec.ToBSON(testObjectID); b.Hex() != testObjectID.String() {
-		t.Errorf("ToBSON = %s", b.Hex())
+	if b := bsoncodec.ObjectIDToBSON(testObjectID); b.Hex() != testObjectID.String() {
+		t.Errorf("ObjectIDToBSON = %s", b.Hex())
 	}
 	oid, _ := bson.ObjectIDFromHex("60c468e6101bf215dc9fa835")
-	if bsoncodec.FromBSON(oid) != testObjectID {
-		t.Errorf("FromBSON = %v", bsoncodec.FromBSON(oid))
+	if bsoncodec.ObjectIDFromBSON(oid) != testObjectID {
+		t.Errorf("ObjectIDFromBSON = %v", bsoncodec.ObjectIDFromBSON(oid))
 	}
 }

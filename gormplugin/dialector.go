@@ -57,14 +57,15 @@ type migrator struct {
 }
 
 // FullDataTypeOf gives ID fields without an explicit type the column type
-// of ColumnType; other fields get the dialector's.
+// of KSUIDColumnType or ObjectIDColumnType; other fields get the
+// dialector's.
 func (m migrator) FullDataTypeOf(field *schema.Field) clause.Expr {
 	expr := m.Migrator.FullDataTypeOf(field)
 	if _, typed := field.TagSettings["TYPE"]; typed || !isIDType(field.IndirectFieldType) {
 		return expr
 	}
-	columnType := ColumnType(m.dialector.Name(), field.IndirectFieldType == tKSUID)
-	if columnType == "" {
+	idColumnType := columnType(m.dialector.Name(), field.IndirectFieldType == tKSUID)
+	if idColumnType == "" {
 		return expr
 	}
 	// Keep what GORM adds after the type (NOT NULL, DEFAULT, ...). The
@@ -80,7 +81,7 @@ func (m migrator) FullDataTypeOf(field *schema.Field) clause.Expr {
 	if !strings.HasPrefix(expr.SQL, base) {
 		return expr
 	}
-	expr.SQL = columnType + expr.SQL[len(base):]
+	expr.SQL = idColumnType + expr.SQL[len(base):]
 	return expr
 }
 
@@ -101,14 +102,27 @@ func (m migrator) BuildIndexOptions(opts []schema.IndexOption, stmt *gorm.Statem
 	return columns
 }
 
-// ColumnType returns the column type the plugin gives a KSUID (isKSUID)
-// or ObjectID field in AutoMigrate for the named GORM dialect, or "" where
-// it leaves the dialect's choice. Every type keeps time order whatever the
-// database's default collation: bytea on PostgreSQL, where the plugin adds
-// a CHECK on the length, so that the column holds the raw bytes or the
-// write fails; on SQLite and MySQL the text form, which is what the IDs'
-// driver.Valuer writes there, under a binary collation.
-func ColumnType(dialect string, isKSUID bool) string {
+// KSUIDColumnType returns the column type the plugin gives a KSUID field
+// in AutoMigrate for the named GORM dialect ("postgres", "sqlite",
+// "mysql"), or "" where it leaves the dialect's choice. Every type keeps
+// time order whatever the database's default collation: bytea on
+// PostgreSQL, where the plugin adds a CHECK on the length, so that the
+// column holds the raw bytes or the write fails; on SQLite and MySQL the
+// text form, which is what the IDs' driver.Valuer writes there, under a
+// binary collation.
+func KSUIDColumnType(dialect string) string { return columnType(dialect, true) }
+
+// ObjectIDColumnType is KSUIDColumnType for an ObjectID field.
+func ObjectIDColumnType(dialect string) string { return columnType(dialect, false) }
+
+// ColumnType returns KSUIDColumnType(dialect) if isKSUID, otherwise
+// ObjectIDColumnType(dialect).
+//
+// Deprecated: a bool does not say which type it picks; use
+// KSUIDColumnType or ObjectIDColumnType.
+func ColumnType(dialect string, isKSUID bool) string { return columnType(dialect, isKSUID) }
+
+func columnType(dialect string, isKSUID bool) string {
 	n := "24"
 	if isKSUID {
 		n = "27"

@@ -330,8 +330,12 @@ func TestColumnTypes(t *testing.T) {
 		{"mysql", false, "char(24) CHARACTER SET ascii COLLATE ascii_bin"},
 		{"sqlserver", true, ""},
 	} {
-		if got := gormplugin.ColumnType(tc.dialect, tc.ksuid); got != tc.want {
-			t.Errorf("ColumnType(%s, %v) = %q, want %q", tc.dialect, tc.ksuid, got, tc.want)
+		got := gormplugin.ObjectIDColumnType(tc.dialect)
+		if tc.ksuid {
+			got = gormplugin.KSUIDColumnType(tc.dialect)
+		}
+		if got != tc.want || gormplugin.ColumnType(tc.dialect, tc.ksuid) != got {
+			t.Errorf("column type for %s (KSUID: %v) = %q, want %q", tc.dialect, tc.ksuid, got, tc.want)
 		}
 	}
 }
