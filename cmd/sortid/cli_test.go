@@ -72,7 +72,7 @@ func TestInspectGolden(t *testing.T) {
   time       2021-06-12T07:57:26Z (unix 1623484646)
   random     101bf215dc
   counter    10463285 (0x9fa835)
-  legacy     machine 101bf2, pid 5596 (0x15dc), counter 10463285
+  if legacy  machine 101bf2, pid 5596 (0x15dc), counter 10463285 (the layout of drivers before 2018)
   hex        60c468e6101bf215dc9fa835
 `},
 	}
@@ -225,6 +225,25 @@ func TestRange(t *testing.T) {
 	if code != 0 || out != want {
 		t.Errorf("range --hex: exit %d\n got %q\nwant %q", code, out, want)
 	}
+	// A bare date as the end is the whole day: the same bounds as above.
+	out, _, code = sortid(t, "", "range", "2026-11-30", "2026-11-30")
+	if want := "3Mnqhiv0Q0UYFGD3D9qkgA030zI\n3MqfpNUxdljkx0pIXdFzqLnabdf\n"; code != 0 || out != want {
+		t.Errorf("range of a bare date: exit %d\n got %q\nwant %q", code, out, want)
+	}
+	// Times relative to now; -1h would look like a flag to package flag.
+	before := time.Now().Truncate(time.Second)
+	out, errOut, code := sortid(t, "", "range", "-t", "objectid", "--json", "-1h", "now")
+	var rel Bounds
+	if err := json.Unmarshal([]byte(out), &rel); code != 0 || err != nil {
+		t.Fatalf("range -1h now: exit %d, %v, %s", code, err, errOut)
+	}
+	lo, hi := objectid.MustParse(rel.Min), objectid.MustParse(rel.Max)
+	if d := before.Add(-time.Hour).Sub(lo.Time()); d < 0 || d > 2*time.Second {
+		t.Errorf("range -1h now starts at %v, want about %v", lo.Time(), before.Add(-time.Hour))
+	}
+	if d := hi.Time().Sub(before); d < 0 || d > 2*time.Second {
+		t.Errorf("range -1h now ends at %v, want about %v", hi.Time(), before)
+	}
 	out, _, _ = sortid(t, "", "range", "-t", "objectid", "--json", "1623484646", "1623484646")
 	var b Bounds
 	if err := json.Unmarshal([]byte(out), &b); err != nil || b.Min != "60c468e60000000000000000" || b.Max != "60c468e6ffffffffffffffff" {
@@ -275,5 +294,15 @@ func TestUsageErrors(t *testing.T) {
 	_, errOut, code := sortid(t, "", "-h")
 	if code != 0 || !strings.Contains(errOut, "Examples:") {
 		t.Errorf("-h: exit %d, help %q", code, errOut)
+	}
+	for _, sub := range []string{"inspect", "range", "serve", "sql"} {
+		_, errOut, code := sortid(t, "", sub, "-h")
+		if code != 0 || !strings.HasPrefix(errOut, "Usage: sortid "+sub) || strings.Contains(errOut, "Examples:") || !strings.Contains(errOut, "Flags:") {
+			t.Errorf("%s -h: exit %d, help %q; want that subcommand's usage and flags", sub, code, errOut)
+		}
+	}
+	out, _, code := sortid(t, "", "--version")
+	if code != 0 || !strings.HasPrefix(out, "sortid ") || !strings.Contains(out, "go1.") {
+		t.Errorf("--version: exit %d, %q", code, out)
 	}
 }

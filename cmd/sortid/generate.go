@@ -32,7 +32,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	}
 	var at *time.Time
 	if *atFlag != "" {
-		t, err := parseTime(*atFlag)
+		t, _, err := parseTime(*atFlag)
 		if err != nil {
 			return usageError(stderr, "%v", err)
 		}

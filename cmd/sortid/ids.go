@@ -30,16 +30,29 @@ func parseKind(s string) (string, error) {
 	return "", fmt.Errorf("unknown ID type %q: want ksuid or objectid", s)
 }
 
-// parseTime reads an RFC 3339 time or a number of Unix seconds.
-func parseTime(s string) (time.Time, error) {
+// parseTime reads a time: RFC 3339 (2024-05-01T12:00:00Z), a bare date
+// (2024-05-01, midnight UTC), Unix seconds, "now", or a duration from now
+// with a sign (-1h, +30m, -2h30m). It reports whether s was a bare date.
+func parseTime(s string) (t time.Time, date bool, err error) {
+	switch {
+	case s == "now":
+		return time.Now().UTC(), false, nil
+	case strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+"):
+		if d, err := time.ParseDuration(s); err == nil {
+			return time.Now().UTC().Add(d), false, nil
+		}
+	}
 	if sec, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return time.Unix(sec, 0).UTC(), nil
+		return time.Unix(sec, 0).UTC(), false, nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, true, nil
+	}
+	t, err = time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("cannot read time %q: want RFC 3339 (2024-05-01T12:00:00Z) or Unix seconds", s)
+		return time.Time{}, false, fmt.Errorf("cannot read time %q: want RFC 3339 (2024-05-01T12:00:00Z), a date (2024-05-01), Unix seconds, now, or a duration from now (-1h)", s)
 	}
-	return t, nil
+	return t, false, nil
 }
 
 // idMaker makes IDs of one kind, at a fixed time or now, and appends

@@ -98,7 +98,10 @@ func writeInfo(w io.Writer, info Info, withHex bool) error {
 		fmt.Fprintf(&b, "  time       %s (unix %d)\n", info.Time, info.Unix)
 		fmt.Fprintf(&b, "  random     %s\n", info.Random)
 		fmt.Fprintf(&b, "  counter    %d (0x%06x)\n", *info.Counter, *info.Counter)
-		fmt.Fprintf(&b, "  legacy     machine %s, pid %d (0x%04x), counter %d\n",
+		// Drivers since 2018 write 5 random bytes where older ones wrote a
+		// machine hash and a pid; the bytes cannot tell which, so the old
+		// reading is offered as a reading, not as facts.
+		fmt.Fprintf(&b, "  if legacy  machine %s, pid %d (0x%04x), counter %d (the layout of drivers before 2018)\n",
 			info.Legacy.Machine, info.Legacy.PID, info.Legacy.PID, info.Legacy.Counter)
 	}
 	if withHex {

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 )
 
 // Exit codes.
@@ -46,6 +47,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "help":
 			fmt.Fprint(stdout, usage)
 			return exitOK
+		case "version", "--version", "-version":
+			fmt.Fprintln(stdout, version())
+			return exitOK
 		}
 	}
 	return runGenerate(args, stdout, stderr)
@@ -60,8 +64,11 @@ Usage:
   sortid range [-t ksuid|objectid] [--json] [--hex] FROM TO   (--hex: \x… for a bytea column)
   sortid serve [--addr 127.0.0.1:8080]
   sortid sql [--schema NAME]                  (PostgreSQL: the ksuid and objectid domains and functions)
+  sortid --version
+  sortid SUBCOMMAND -h                        (that subcommand's usage)
 
-Times are RFC 3339 (2024-05-01T12:00:00Z) or Unix seconds.
+Times are RFC 3339 (2024-05-01T12:00:00Z), a date (2024-05-01), Unix
+seconds, now, or a duration from now (-1h).
 
 Examples:
   sortid                                   one new KSUID
@@ -77,13 +84,63 @@ Examples:
 Exit status: 0 on success, 1 if an ID could not be made or read, 2 on a usage error.
 `
 
+// subcommandUsage is what `sortid SUBCOMMAND -h` prints above the flags.
+var subcommandUsage = map[string]string{
+	"sortid inspect": `Usage: sortid inspect [--json] [--hex] [ID ...]
+
+Decodes KSUIDs and ObjectIDs: their type, time and parts. IDs come from the
+arguments, or from stdin, one per line, when none are given. Besides the
+text forms it reads \x hex as psql prints a bytea, 40 hex digits, and
+base64 as mongosh shows BinData.
+`,
+	"sortid range": `Usage: sortid range [-t ksuid|objectid] [--json] [--hex] FROM TO
+
+Prints the smallest ID of FROM's second and the largest of TO's, the bounds
+of WHERE id BETWEEN min AND max. Times are RFC 3339, a date (a date as TO
+means the whole day), Unix seconds, now, or a duration from now (-1h).
+--hex prints the bounds as \x hex for a bytea column in psql.
+`,
+	"sortid serve": `Usage: sortid serve [--addr 127.0.0.1:8080]
+
+Serves a page to generate and inspect IDs, and its JSON API, on a loopback
+address. With port 0 it prints the port it got.
+`,
+	"sortid sql": `Usage: sortid sql [--schema NAME]
+
+Prints the PostgreSQL install script: the domains ksuid and objectid and
+their SQL functions. Pipe it to psql: sortid sql | psql "$DATABASE_URL".
+`,
+}
+
 // newFlagSet returns a flag set that reports errors instead of exiting and
-// prints the command's usage on -h.
+// prints the usage of the command or subcommand on -h.
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	fs.Usage = func() {
+		text, ok := subcommandUsage[name]
+		if !ok {
+			fmt.Fprint(stderr, usage)
+			return
+		}
+		fmt.Fprint(stderr, text+"\nFlags:\n")
+		fs.PrintDefaults()
+	}
 	return fs
+}
+
+// version is the module version the command was built from, and the Go
+// version that built it.
+func version() string {
+	v := "(devel)"
+	goVersion := ""
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if info.Main.Version != "" {
+			v = info.Main.Version
+		}
+		goVersion = info.GoVersion
+	}
+	return "sortid " + v + " " + goVersion
 }
 
 // parseFlags parses args and returns the exit code to stop with, or -1 to

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"io"
 	"time"
 
@@ -68,23 +69,47 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	kindFlag := fs.String("t", kindKSUID, "ID type: ksuid or objectid")
 	asJSON := fs.Bool("json", false, "print JSON")
 	asHex := fs.Bool("hex", false, `print the bounds as \x hex, for a bytea column in psql`)
-	if code := parseFlags(fs, args); code >= 0 {
+	// A time such as -1h looks like a flag to the flag package; flags
+	// never start with a digit, so such an argument is a time.
+	var flagArgs, times []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case len(a) > 1 && a[0] == '-' && a[1] >= '0' && a[1] <= '9':
+			times = append(times, a)
+		case a == "-t" && i+1 < len(args):
+			flagArgs = append(flagArgs, a, args[i+1])
+			i++
+		case strings.HasPrefix(a, "-"):
+			flagArgs = append(flagArgs, a)
+		default:
+			times = append(times, a)
+		}
+	}
+	if code := parseFlags(fs, flagArgs); code >= 0 {
 		return code
 	}
-	if fs.NArg() != 2 {
+	if fs.NArg() > 0 {
+		times = append(fs.Args(), times...)
+	}
+	if len(times) != 2 {
 		return usageError(stderr, "range takes two times, FROM and TO")
 	}
 	kind, err := parseKind(*kindFlag)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	from, err := parseTime(fs.Arg(0))
+	from, _, err := parseTime(times[0])
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	to, err := parseTime(fs.Arg(1))
+	to, toDate, err := parseTime(times[1])
 	if err != nil {
 		return usageError(stderr, "%v", err)
+	}
+	if toDate {
+		// A bare date as the end means the whole of that day.
+		to = to.Add(24*time.Hour - time.Second)
 	}
 	b, err := bounds(kind, from, to)
 	if err != nil {

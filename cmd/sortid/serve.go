@@ -171,7 +171,7 @@ func handleGenerate(w http.ResponseWriter, r *http.Request) {
 	}
 	var at *time.Time
 	if req.Time != "" {
-		t, err := parseTime(req.Time)
+		t, _, err := parseTime(req.Time)
 		if err != nil {
 			apiError(w, http.StatusBadRequest, err.Error())
 			return

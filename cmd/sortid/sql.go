@@ -9,7 +9,7 @@ import (
 
 // runSQL prints the PostgreSQL install script.
 func runSQL(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("sql", stderr)
+	fs := newFlagSet("sortid sql", stderr)
 	schema := fs.String("schema", "", "create the domains and functions in this schema (created if missing)")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
