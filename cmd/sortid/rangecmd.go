@@ -3,8 +3,8 @@ package main
 import (
 	"encoding/hex"
 	"fmt"
-	"strings"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/sortid/sortid/ksuid"
