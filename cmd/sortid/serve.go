@@ -93,7 +93,8 @@ func newHandlerFor(addr net.Addr) http.Handler {
 	})
 	mux.HandleFunc("POST /api/generate", handleGenerate)
 	mux.HandleFunc("POST /api/inspect", handleInspect)
-	for _, path := range []string{"/{$}", "/api/generate", "/api/inspect"} {
+	mux.HandleFunc("POST /api/range", handleRange)
+	for _, path := range []string{"/{$}", "/api/generate", "/api/inspect", "/api/range"} {
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 			allow := "POST"
 			if path == "/{$}" {
@@ -211,6 +212,50 @@ func handleInspect(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeAPI(w, http.StatusOK, info)
+}
+
+type rangeRequest struct {
+	Type string `json:"type"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	Hex  bool   `json:"hex"`
+}
+
+// handleRange answers with the Bounds of a time window, as sortid range
+// prints them: the times as the command takes them (a date as the end is
+// the whole day), the bounds as text or, with hex, as \x hex for bytea.
+func handleRange(w http.ResponseWriter, r *http.Request) {
+	var req rangeRequest
+	if !decodeRequest(w, r, &req) {
+		return
+	}
+	kind, err := parseKind(req.Type)
+	if err != nil {
+		apiError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	from, _, err := parseTime(req.From)
+	if err != nil {
+		apiError(w, http.StatusBadRequest, "from: "+err.Error())
+		return
+	}
+	to, toDate, err := parseTime(req.To)
+	if err != nil {
+		apiError(w, http.StatusBadRequest, "to: "+err.Error())
+		return
+	}
+	if toDate {
+		to = to.Add(24*time.Hour - time.Second)
+	}
+	b, err := bounds(kind, from, to)
+	if err != nil {
+		apiError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if req.Hex {
+		b = b.asByteaHex()
+	}
+	writeAPI(w, http.StatusOK, b)
 }
 
 // decodeRequest reads a JSON body of at most maxBodyBytes, one object and

@@ -107,6 +107,29 @@ func TestAPIInspect(t *testing.T) {
 	}
 }
 
+func TestAPIRange(t *testing.T) {
+	srv := httptest.NewServer(newHandler())
+	defer srv.Close()
+	// As in TestRange: 2026-11-30 is KSUID timestamp 0x179a6e80, and the
+	// whole day ends at 0x179bbfff.
+	code, v := post(t, srv, "/api/range", `{"type":"ksuid","from":"2026-11-30","to":"2026-11-30"}`)
+	if code != 200 || v["min"] != "3Mnqhiv0Q0UYFGD3D9qkgA030zI" || v["max"] != "3MqfpNUxdljkx0pIXdFzqLnabdf" || v["to"] != "2026-11-30T23:59:59Z" {
+		t.Errorf("range of a day: %d %v", code, v)
+	}
+	code, v = post(t, srv, "/api/range", `{"type":"objectid","from":"1623484646","to":"1623484646","hex":true}`)
+	if code != 200 || v["min"] != `\x60c468e60000000000000000` || v["max"] != `\x60c468e6ffffffffffffffff` {
+		t.Errorf("range --hex of ObjectIDs: %d %v", code, v)
+	}
+	code, v = post(t, srv, "/api/range", `{"type":"ksuid","from":"2024-02-01","to":"2024-01-01"}`)
+	if msg, _ := v["error"].(string); code != 400 || !strings.Contains(msg, "before it starts") {
+		t.Errorf("an inverted range: %d %v", code, v)
+	}
+	code, v = post(t, srv, "/api/range", `{"type":"ksuid","from":"soon","to":"now"}`)
+	if msg, _ := v["error"].(string); code != 400 || !strings.Contains(msg, `from: cannot read time "soon"`) {
+		t.Errorf("a bad time: %d %v", code, v)
+	}
+}
+
 func TestPage(t *testing.T) {
 	srv := httptest.NewServer(newHandler())
 	defer srv.Close()

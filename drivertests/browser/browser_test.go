@@ -5,6 +5,7 @@ package browser
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,10 +132,22 @@ func TestBrowserPage(t *testing.T) {
 	hidden := func(id string) string { return eval(`String(document.getElementById("` + id + `").hidden)`) }
 	text := func(id string) string { return eval(`document.getElementById("` + id + `").textContent`) }
 
-	do("open the page", chromedp.Navigate(srvURL), chromedp.WaitVisible(chromedp.ID("generate")))
-	if hidden("reset") != "true" || hidden("copy") != "true" {
-		t.Errorf("before generating: Reset hidden %s, Copy hidden %s; want both hidden", hidden("reset"), hidden("copy"))
+	// A phone's width: nothing may scroll sideways.
+	do("open the page at 390 px", chromedp.EmulateViewport(390, 844), chromedp.Navigate(srvURL), chromedp.WaitVisible(chromedp.ID("generate")))
+	if hidden("reset") != "true" || hidden("copy") != "true" || hidden("result-box") != "true" {
+		t.Errorf("before generating: Reset hidden %s, Copy hidden %s, result hidden %s; want all hidden", hidden("reset"), hidden("copy"), hidden("result-box"))
 	}
+	noSidewaysScroll := func(when string) {
+		t.Helper()
+		if w := eval(`String(document.documentElement.scrollWidth) + " " + String(window.innerWidth)`); func() bool {
+			var sw, iw int
+			fmt.Sscan(w, &sw, &iw)
+			return sw > iw
+		}() {
+			t.Errorf("%s: the page is wider than the window (scrollWidth, innerWidth: %s)", when, w)
+		}
+	}
+	noSidewaysScroll("on load")
 
 	do("generate", chromedp.Click(chromedp.ID("generate")), chromedp.WaitVisible(chromedp.ID("reset")))
 	id, err := ksuid.Parse(strings.TrimSpace(text("result")))
@@ -155,6 +168,23 @@ func TestBrowserPage(t *testing.T) {
 	if got := strings.TrimSpace(text("result")); got != "" {
 		t.Errorf("after Reset the result shows %q", got)
 	}
+
+	do("monotonic KSUIDs",
+		chromedp.Click(chromedp.ID("monotonic")),
+		chromedp.SetValue(chromedp.ID("count"), "50"),
+		chromedp.Click(chromedp.ID("generate")),
+		chromedp.WaitVisible(chromedp.ID("download")),
+	)
+	mono := strings.Fields(text("result"))
+	for i := 1; i < len(mono); i++ {
+		if mono[i] <= mono[i-1] {
+			t.Fatalf("monotonic KSUID #%d %s is not above #%d %s", i, mono[i], i-1, mono[i-1])
+		}
+	}
+	if len(mono) != 50 {
+		t.Errorf("monotonic: %d IDs, want 50", len(mono))
+	}
+	noSidewaysScroll("with 50 IDs")
 
 	do("batch of ObjectIDs",
 		chromedp.Click(chromedp.CSS(`input[name=type][value=objectid]`)),
@@ -193,15 +223,54 @@ func TestBrowserPage(t *testing.T) {
 		chromedp.Click(chromedp.ID("inspect")),
 	)
 	waitFor("inspect result", `document.getElementById("inspect-result").textContent.length > 0`)
-	if got := text("inspect-result"); !strings.Contains(got, "2021-06-12T07:57:26Z") || !strings.Contains(got, "machine 101bf2") {
+	if got := text("inspect-result"); !strings.Contains(got, "2021-06-12T07:57:26Z") || !strings.Contains(got, "if legacy  machine 101bf2") {
 		t.Errorf("inspect shows %q", got)
 	}
+	// The byte picture: each part's hex with what it means under it.
+	parts := eval(`[...document.querySelectorAll("#inspect-bytes .part")].map(p => p.className + "=" + p.querySelector(".hex").textContent + "=" + p.querySelector(".what").textContent).join("|")`)
+	if want := "part timestamp=60c468e6=time 2021-06-12T07:57:26Z|part random=101bf215dc=random value of the process|part counter=9fa835=counter 10463285"; parts != want {
+		t.Errorf("the byte picture shows\n %s\nwant\n %s", parts, want)
+	}
+	noSidewaysScroll("after inspect")
 	do("inspect a bad ID",
 		chromedp.SetValue(chromedp.ID("inspect-id"), "0qjBBlJIfbVLK-nJn4xpLGDr00e"),
 		chromedp.Click(chromedp.ID("inspect")),
 	)
 	waitFor("inspect error", `document.getElementById("inspect-error").textContent.length > 0`)
-	if got := text("inspect-error"); !strings.Contains(got, "invalid character '-' at offset 13") || strings.TrimSpace(text("inspect-result")) != "" {
-		t.Errorf("bad ID: error %q, result %q", got, text("inspect-result"))
+	if got := text("inspect-error"); !strings.Contains(got, "invalid character '-' at offset 13") || strings.TrimSpace(text("inspect-result")) != "" || hidden("inspect-bytes") != "true" {
+		t.Errorf("bad ID: error %q, result %q, byte picture hidden %s", got, text("inspect-result"), hidden("inspect-bytes"))
 	}
+
+	// The range tool: 2026-11-30 as a whole day, as sortid range prints it.
+	do("range of a day",
+		chromedp.SetValue(chromedp.ID("range-from"), "2026-11-30"),
+		chromedp.SetValue(chromedp.ID("range-to"), "2026-11-30"),
+		chromedp.Click(chromedp.ID("range")),
+		chromedp.WaitVisible(chromedp.ID("range-result")),
+	)
+	if lo, hi := text("range-min"), text("range-max"); lo != "3Mnqhiv0Q0UYFGD3D9qkgA030zI" || hi != "3MqfpNUxdljkx0pIXdFzqLnabdf" {
+		t.Errorf("range shows %s .. %s", lo, hi)
+	}
+	do("copy the max", chromedp.Click(chromedp.ID("copy-max")))
+	waitFor("copy confirmation", `document.getElementById("range-status").textContent.startsWith("Copied")`)
+	if got := eval(`navigator.clipboard.readText()`); got != "3MqfpNUxdljkx0pIXdFzqLnabdf" {
+		t.Errorf("clipboard holds %q after copying the max", got)
+	}
+	do("range as hex",
+		chromedp.Click(chromedp.ID("range-hex")),
+		chromedp.Click(chromedp.ID("range")),
+	)
+	waitFor("hex bounds", `document.getElementById("range-min").textContent.startsWith("\\x")`)
+	if lo := text("range-min"); lo != `\x179a6e80`+strings.Repeat("00", 16) {
+		t.Errorf("range --hex shows min %s", lo)
+	}
+	do("a bad range",
+		chromedp.SetValue(chromedp.ID("range-from"), "soon"),
+		chromedp.Click(chromedp.ID("range")),
+	)
+	waitFor("range error", `document.getElementById("range-error").textContent.length > 0`)
+	if got := text("range-error"); !strings.Contains(got, `cannot read time "soon"`) || hidden("range-result") != "true" {
+		t.Errorf("bad range: error %q, result hidden %s", got, hidden("range-result"))
+	}
+	noSidewaysScroll("at the end")
 }
