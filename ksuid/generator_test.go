@@ -1,7 +1,6 @@
 package ksuid_test
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"sync"
@@ -23,7 +22,7 @@ func TestNew(t *testing.T) {
 		if id.Time().Before(before) || id.Time().After(after) {
 			t.Errorf("New() time %v outside [%v, %v]", id.Time(), before, after)
 		}
-		if bytes.Equal(id.Payload(), make([]byte, 16)) {
+		if id.Payload() == [16]byte{} {
 			t.Errorf("New() payload is all zero")
 		}
 	}
@@ -105,7 +104,7 @@ func TestGeneratorClockAndRand(t *testing.T) {
 		t.Errorf("New() = %s, want 0qjBBlJIfbVLKwnJn4xpLGDr00e", id)
 	}
 	id2, _ := g.New()
-	if want := []byte{17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32}; !bytes.Equal(id2.Payload(), want) {
+	if want := [16]byte{17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32}; id2.Payload() != want {
 		t.Errorf("second payload = %v, want %v", id2.Payload(), want)
 	}
 }

@@ -130,11 +130,12 @@ func (id KSUID) Time() time.Time {
 	return time.Unix(EpochUnix+int64(id.Timestamp()), 0).UTC()
 }
 
-// Payload returns a copy of the 16 random bytes of id.
-func (id KSUID) Payload() []byte {
-	p := make([]byte, PayloadSize)
-	copy(p, id[timestampSize:])
-	return p
+// Payload returns the 16 payload bytes of id, as a value: it does not
+// allocate, as ObjectID.Random does not. (In a monotonic generator's IDs
+// the first 3 hold the fraction of the second.) Use p := id.Payload() and
+// p[:] where a slice is needed.
+func (id KSUID) Payload() [PayloadSize]byte {
+	return [PayloadSize]byte(id[timestampSize:])
 }
 
 // Bytes returns a copy of the 20 bytes of id.

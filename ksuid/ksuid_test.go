@@ -61,7 +61,7 @@ func TestVectors(t *testing.T) {
 			if got, want := int64(id.Timestamp()), v.unix-1400000000; got != want {
 				t.Errorf("Timestamp() = %d, want %d", got, want)
 			}
-			if got := id.Payload(); !bytes.Equal(got, v.raw[4:]) {
+			if got := id.Payload(); !bytes.Equal(got[:], v.raw[4:]) {
 				t.Errorf("Payload() = %x, want %x", got, v.raw[4:])
 			}
 			if got := id.Bytes(); !bytes.Equal(got, v.raw) {
@@ -238,7 +238,8 @@ func TestTimeWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(lo.Payload(), make([]byte, 16)) || !bytes.Equal(hi.Payload(), repeat(0xFF, 16)) {
+	loP, hiP := lo.Payload(), hi.Payload()
+	if !bytes.Equal(loP[:], make([]byte, 16)) || !bytes.Equal(hiP[:], repeat(0xFF, 16)) {
 		t.Errorf("payloads: MinAt %x, MaxAt %x", lo.Payload(), hi.Payload())
 	}
 	second := at.Truncate(time.Second)

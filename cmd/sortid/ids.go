@@ -184,10 +184,11 @@ func ksuidInfo(input string, id ksuid.KSUID, err error) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	payload := id.Payload()
 	return Info{
 		Input: input, Type: kindKSUID, ID: id.String(),
 		Time: id.Time().Format(time.RFC3339), Unix: id.Time().Unix(), Timestamp: id.Timestamp(),
-		Hex: hex.EncodeToString(id[:]), Payload: hex.EncodeToString(id.Payload()),
+		Hex: hex.EncodeToString(id[:]), Payload: hex.EncodeToString(payload[:]),
 	}, nil
 }
 
