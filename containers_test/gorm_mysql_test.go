@@ -293,6 +293,18 @@ func TestGORMMySQLUpsert(t *testing.T) {
 		t.Errorf("batch upsert: updated rows' IDs %v, %v; want %v, %v", batch[0].ID, batch[2].ID, first.ID, other.ID)
 	}
 
+	// A map is not read back (its ID is the caller's to look up), and the
+	// upsert still works.
+	if err := db.Model(&gormUser{}).Clauses(byEmail).Create(map[string]any{"Email": "up@x", "Name": "from a map"}).Error; err != nil {
+		t.Errorf("upsert of a map: %v", err)
+	}
+	if row := storedUser(t, db, "up@x"); row.ID != first.ID || row.Name != "from a map" {
+		t.Errorf("after the map upsert the row is %v %q", row.ID, row.Name)
+	}
+	if err := db.Model(&gormUser{}).Where("email = ?", "up@x").Update("name", "b1").Error; err != nil {
+		t.Fatal(err)
+	}
+
 	blind := clause.OnConflict{DoUpdates: clause.AssignmentColumns([]string{"name"})}
 	lone := gormUser{Name: "lone", Email: "lone@x"}
 	if err := db.Clauses(blind).Create(&lone).Error; err != nil || storedUser(t, db, "lone@x").ID != lone.ID {

@@ -63,8 +63,9 @@
 // names none is an error wrapping ErrUpsertID when it could leave a struct
 // with an ID no row has: at once for several records, and for one record
 // when it updated a row (in GORM's default transaction the upsert is then
-// rolled back). With DoNothing a conflicting row is not written and the
-// struct keeps the unused new ID; check RowsAffected.
+// rolled back). Records given as maps are not read back. With DoNothing a
+// conflicting row is not written and the struct keeps the unused new ID;
+// check RowsAffected.
 //
 // # What it does not do
 //

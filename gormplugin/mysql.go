@@ -95,6 +95,9 @@ func mysqlUpsertIDs(db *gorm.DB) {
 	}
 	onConflict := v.(clause.OnConflict)
 	recs := records(db)
+	if len(recs) == 0 {
+		return // a map's ID is the caller's to read back
+	}
 	if len(onConflict.Columns) == 0 {
 		if len(recs) == 1 && db.RowsAffected != 1 {
 			db.AddError(fmt.Errorf("gormplugin: upsert of a %s record on MySQL updated an existing row: %w; name the unique columns that conflict in clause.OnConflict{Columns: ...}, and the plugin reads the ID back by them",
