@@ -244,6 +244,13 @@ func TestRange(t *testing.T) {
 	if d := hi.Time().Sub(before); d < 0 || d > 2*time.Second {
 		t.Errorf("range -1h now ends at %v, want about %v", hi.Time(), before)
 	}
+	// The flag package's other spellings: --t, -t=, and -- before times.
+	for _, args := range [][]string{{"--t", "objectid", "1623484646", "1623484646"}, {"-t=objectid", "--", "1623484646", "1623484646"}} {
+		out, errOut, code := sortid(t, "", append([]string{"range"}, args...)...)
+		if want := "60c468e60000000000000000\n60c468e6ffffffffffffffff\n"; code != 0 || out != want {
+			t.Errorf("range %v: exit %d, %q %s; want %q", args, code, out, errOut, want)
+		}
+	}
 	out, _, _ = sortid(t, "", "range", "-t", "objectid", "--json", "1623484646", "1623484646")
 	var b Bounds
 	if err := json.Unmarshal([]byte(out), &b); err != nil || b.Min != "60c468e60000000000000000" || b.Max != "60c468e6ffffffffffffffff" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -62,6 +63,53 @@ func bounds(kind string, from, to time.Time) (Bounds, error) {
 	return b, nil
 }
 
+// splitTimeArgs separates the flags of fs, with their values, from the
+// times among args. A time such as -1h looks like a flag to the flag
+// package, but no flag starts with a digit; after "--" everything is a
+// time.
+func splitTimeArgs(fs *flag.FlagSet, args []string) (flagArgs, times []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return flagArgs, append(times, args[i+1:]...)
+		case len(a) < 2 || a[0] != '-' || a[1] >= '0' && a[1] <= '9':
+			times = append(times, a)
+		default:
+			flagArgs = append(flagArgs, a)
+			name := strings.TrimLeft(a, "-")
+			if strings.Contains(name, "=") {
+				continue
+			}
+			// A flag that takes a value takes the next argument too.
+			if f := fs.Lookup(name); f != nil && i+1 < len(args) {
+				if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+					i++
+					flagArgs = append(flagArgs, args[i])
+				}
+			}
+		}
+	}
+	return flagArgs, times
+}
+
+// parseWindow reads the two ends of a time window as parseTime does; a bare
+// date as the end means the whole of that day.
+func parseWindow(fromText, toText string) (from, to time.Time, err error) {
+	from, _, err = parseTime(fromText)
+	if err != nil {
+		return time.Time{}, time.Time{}, fmt.Errorf("from: %w", err)
+	}
+	to, toDate, err := parseTime(toText)
+	if err != nil {
+		return time.Time{}, time.Time{}, fmt.Errorf("to: %w", err)
+	}
+	if toDate {
+		to = to.Add(24*time.Hour - time.Second)
+	}
+	return from, to, nil
+}
+
 // runRange prints the bounds of a time window: the smallest ID on the
 // first line, the largest on the second.
 func runRange(args []string, stdout, stderr io.Writer) int {
@@ -69,28 +117,9 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	kindFlag := fs.String("t", kindKSUID, "ID type: ksuid or objectid")
 	asJSON := fs.Bool("json", false, "print JSON")
 	asHex := fs.Bool("hex", false, `print the bounds as \x hex, for a bytea column in psql`)
-	// A time such as -1h looks like a flag to the flag package; flags
-	// never start with a digit, so such an argument is a time.
-	var flagArgs, times []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case len(a) > 1 && a[0] == '-' && a[1] >= '0' && a[1] <= '9':
-			times = append(times, a)
-		case a == "-t" && i+1 < len(args):
-			flagArgs = append(flagArgs, a, args[i+1])
-			i++
-		case strings.HasPrefix(a, "-"):
-			flagArgs = append(flagArgs, a)
-		default:
-			times = append(times, a)
-		}
-	}
+	flagArgs, times := splitTimeArgs(fs, args)
 	if code := parseFlags(fs, flagArgs); code >= 0 {
 		return code
-	}
-	if fs.NArg() > 0 {
-		times = append(fs.Args(), times...)
 	}
 	if len(times) != 2 {
 		return usageError(stderr, "range takes two times, FROM and TO")
@@ -99,17 +128,9 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	from, _, err := parseTime(times[0])
+	from, to, err := parseWindow(times[0], times[1])
 	if err != nil {
 		return usageError(stderr, "%v", err)
-	}
-	to, toDate, err := parseTime(times[1])
-	if err != nil {
-		return usageError(stderr, "%v", err)
-	}
-	if toDate {
-		// A bare date as the end means the whole of that day.
-		to = to.Add(24*time.Hour - time.Second)
 	}
 	b, err := bounds(kind, from, to)
 	if err != nil {

@@ -222,8 +222,8 @@ type rangeRequest struct {
 }
 
 // handleRange answers with the Bounds of a time window, as sortid range
-// prints them: the times as the command takes them (a date as the end is
-// the whole day), the bounds as text or, with hex, as \x hex for bytea.
+// prints them: the times as parseWindow reads them, the bounds as text or,
+// with hex, as \x hex for bytea.
 func handleRange(w http.ResponseWriter, r *http.Request) {
 	var req rangeRequest
 	if !decodeRequest(w, r, &req) {
@@ -234,18 +234,10 @@ func handleRange(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	from, _, err := parseTime(req.From)
+	from, to, err := parseWindow(req.From, req.To)
 	if err != nil {
-		apiError(w, http.StatusBadRequest, "from: "+err.Error())
+		apiError(w, http.StatusBadRequest, err.Error())
 		return
-	}
-	to, toDate, err := parseTime(req.To)
-	if err != nil {
-		apiError(w, http.StatusBadRequest, "to: "+err.Error())
-		return
-	}
-	if toDate {
-		to = to.Add(24*time.Hour - time.Second)
 	}
 	b, err := bounds(kind, from, to)
 	if err != nil {
