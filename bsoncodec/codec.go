@@ -1,12 +1,12 @@
 package bsoncodec
 
 import (
+	"errors"
 	"reflect"
-	"strconv"
-	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/sortid/sortid/internal/idtype"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
 )
@@ -72,6 +72,7 @@ var (
 	tNullKSUID    = reflect.TypeFor[ksuid.NullKSUID]()
 	tObjectID     = reflect.TypeFor[objectid.ObjectID]()
 	tNullObjectID = reflect.TypeFor[objectid.NullObjectID]()
+	tRawValue     = reflect.TypeFor[bson.RawValue]()
 )
 
 // ObjectIDToBSON returns id as the driver's bson.ObjectID; both are 12
@@ -130,11 +131,11 @@ func (c ksuidCodec) write(vw bson.ValueWriter, id *ksuid.KSUID) error {
 	return vw.WriteBinaryWithSubtype(id[:], bson.TypeBinaryGeneric)
 }
 
-func (c ksuidCodec) DecodeValue(_ bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
+func (c ksuidCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
 	if !val.CanSet() || val.Type() != tKSUID {
 		return bson.ValueDecoderError{Name: "KSUIDDecodeValue", Types: []reflect.Type{tKSUID}, Received: val}
 	}
-	id, err := readKSUID(vr)
+	id, err := readKSUID(dc, vr)
 	if err != nil {
 		return err
 	}
@@ -142,36 +143,47 @@ func (c ksuidCodec) DecodeValue(_ bson.DecodeContext, vr bson.ValueReader, val r
 	return nil
 }
 
-// readKSUID reads binary of subtype 0 and 20 bytes, or the text form.
-func readKSUID(vr bson.ValueReader) (ksuid.KSUID, error) {
-	switch t := vr.Type(); t {
-	case bson.TypeBinary:
-		b, subtype, err := vr.ReadBinary()
-		if err != nil {
-			return ksuid.KSUID{}, err
+// readKSUID reads a KSUID by ksuid's own BSON rules, those of
+// KSUID.UnmarshalBSONValue, so that the registry and the type's methods
+// accept and refuse the same values with the same errors. Binary, what
+// KSUIDs are stored as, is read without copying it to the heap.
+func readKSUID(dc bson.DecodeContext, vr bson.ValueReader) (ksuid.KSUID, error) {
+	var (
+		id   ksuid.KSUID
+		typ  byte
+		data []byte
+		err  error
+	)
+	if vr.Type() == bson.TypeBinary {
+		var b []byte
+		var subtype byte
+		if b, subtype, err = vr.ReadBinary(); err != nil {
+			return id, err
 		}
-		if subtype != bson.TypeBinaryGeneric {
-			return ksuid.KSUID{}, decodeError("BSON binary of subtype "+strconv.Itoa(int(subtype)), "ksuid.KSUID", "want subtype 0", ksuid.ErrUnsupportedType)
-		}
-		if len(b) != ksuid.Size {
-			return ksuid.KSUID{}, decodeError("BSON binary of "+strconv.Itoa(len(b))+" bytes", "ksuid.KSUID", "want 20", ksuid.ErrInvalidLength)
-		}
-		return ksuid.KSUID(b), nil
-	case bson.TypeString:
-		s, err := vr.ReadString()
-		if err != nil {
-			return ksuid.KSUID{}, err
-		}
-		id, err := ksuid.Parse(s)
-		if err != nil {
-			return ksuid.KSUID{}, decodeError("BSON string", "ksuid.KSUID", strings.TrimPrefix(err.Error(), "ksuid: "), err)
-		}
-		return id, nil
-	case bson.TypeNull:
-		return ksuid.KSUID{}, decodeError("BSON null", "ksuid.KSUID", "use ksuid.NullKSUID or *ksuid.KSUID", ksuid.ErrNull)
-	default:
-		return ksuid.KSUID{}, decodeError("BSON "+t.String(), "ksuid.KSUID", "want binary or string", ksuid.ErrUnsupportedType)
+		var buf [5 + ksuid.Size]byte
+		typ, data = byte(bson.TypeBinary), idtype.AppendBSONBinary(buf[:0], subtype, b)
+	} else if typ, data, err = readRaw(dc, vr); err != nil {
+		return id, err
 	}
+	err = id.UnmarshalBSONValue(typ, data)
+	return id, err
+}
+
+// readRaw reads the next value as its BSON type and bytes, for the ID
+// types' UnmarshalBSONValue, which hold the rules of what they accept.
+func readRaw(dc bson.DecodeContext, vr bson.ValueReader) (byte, []byte, error) {
+	if dc.Registry == nil {
+		return 0, nil, errors.New("bsoncodec: DecodeContext without a Registry")
+	}
+	dec, err := dc.LookupDecoder(tRawValue)
+	if err != nil {
+		return 0, nil, err
+	}
+	var raw bson.RawValue
+	if err := dec.DecodeValue(dc, vr, reflect.ValueOf(&raw).Elem()); err != nil {
+		return 0, nil, err
+	}
+	return byte(raw.Type), raw.Value, nil
 }
 
 type nullKSUIDCodec struct{ k ksuidCodec }
@@ -187,7 +199,7 @@ func (c nullKSUIDCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, v
 	return c.k.write(vw, &n.KSUID)
 }
 
-func (c nullKSUIDCodec) DecodeValue(_ bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
+func (c nullKSUIDCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
 	if !val.CanSet() || val.Type() != tNullKSUID {
 		return bson.ValueDecoderError{Name: "NullKSUIDDecodeValue", Types: []reflect.Type{tNullKSUID}, Received: val}
 	}
@@ -195,7 +207,7 @@ func (c nullKSUIDCodec) DecodeValue(_ bson.DecodeContext, vr bson.ValueReader, v
 		set(val, ksuid.NullKSUID{})
 		return vr.ReadNull()
 	}
-	id, err := readKSUID(vr)
+	id, err := readKSUID(dc, vr)
 	if err != nil {
 		return err
 	}
@@ -212,11 +224,11 @@ func (objectIDCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, val 
 	return vw.WriteObjectID(bson.ObjectID(*valueOf[objectid.ObjectID](val)))
 }
 
-func (objectIDCodec) DecodeValue(_ bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
+func (objectIDCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
 	if !val.CanSet() || val.Type() != tObjectID {
 		return bson.ValueDecoderError{Name: "ObjectIDDecodeValue", Types: []reflect.Type{tObjectID}, Received: val}
 	}
-	id, err := readObjectID(vr)
+	id, err := readObjectID(dc, vr)
 	if err != nil {
 		return err
 	}
@@ -224,16 +236,20 @@ func (objectIDCodec) DecodeValue(_ bson.DecodeContext, vr bson.ValueReader, val 
 	return nil
 }
 
-func readObjectID(vr bson.ValueReader) (objectid.ObjectID, error) {
-	switch t := vr.Type(); t {
-	case bson.TypeObjectID:
+// readObjectID reads a BSON ObjectId directly, and anything else by
+// objectid's own rules (ObjectID.UnmarshalBSONValue), which refuse it with
+// the error the type's method gives.
+func readObjectID(dc bson.DecodeContext, vr bson.ValueReader) (objectid.ObjectID, error) {
+	if vr.Type() == bson.TypeObjectID {
 		oid, err := vr.ReadObjectID()
 		return objectid.ObjectID(oid), err
-	case bson.TypeNull:
-		return objectid.ObjectID{}, decodeError("BSON null", "objectid.ObjectID", "use objectid.NullObjectID or *objectid.ObjectID", objectid.ErrNull)
-	default:
-		return objectid.ObjectID{}, decodeError("BSON "+t.String(), "objectid.ObjectID", "want ObjectId", objectid.ErrUnsupportedType)
 	}
+	var id objectid.ObjectID
+	typ, data, err := readRaw(dc, vr)
+	if err == nil {
+		err = id.UnmarshalBSONValue(typ, data)
+	}
+	return id, err
 }
 
 type nullObjectIDCodec struct{}
@@ -249,7 +265,7 @@ func (nullObjectIDCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, 
 	return vw.WriteObjectID(bson.ObjectID(n.ObjectID))
 }
 
-func (nullObjectIDCodec) DecodeValue(_ bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
+func (nullObjectIDCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
 	if !val.CanSet() || val.Type() != tNullObjectID {
 		return bson.ValueDecoderError{Name: "NullObjectIDDecodeValue", Types: []reflect.Type{tNullObjectID}, Received: val}
 	}
@@ -257,7 +273,7 @@ func (nullObjectIDCodec) DecodeValue(_ bson.DecodeContext, vr bson.ValueReader, 
 		set(val, objectid.NullObjectID{})
 		return vr.ReadNull()
 	}
-	id, err := readObjectID(vr)
+	id, err := readObjectID(dc, vr)
 	if err != nil {
 		return err
 	}
@@ -295,18 +311,4 @@ func (p pointerCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, va
 	}
 	val.Set(fresh)
 	return nil
-}
-
-// decodeErr reports a BSON value that does not hold the Go type; it wraps
-// the ksuid or objectid sentinel for errors.Is.
-type decodeErr struct {
-	msg   string
-	cause error
-}
-
-func (e *decodeErr) Error() string { return e.msg }
-func (e *decodeErr) Unwrap() error { return e.cause }
-
-func decodeError(what, into, detail string, cause error) error {
-	return &decodeErr{msg: "bsoncodec: cannot decode " + what + " into " + into + ": " + detail, cause: cause}
 }

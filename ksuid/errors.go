@@ -2,11 +2,8 @@ package ksuid
 
 import (
 	"errors"
-	"strconv"
-	"time"
-	"unicode/utf8"
 
-	"github.com/sortid/sortid/internal/excerpt"
+	"github.com/sortid/sortid/internal/idtype"
 )
 
 // Sentinel errors. Every error about an input or an ID's value wraps one
@@ -42,6 +39,34 @@ var (
 	ErrUnsupportedType = errors.New("ksuid: unsupported type")
 )
 
+// spec describes KSUID to the rules it shares with objectid.
+var spec = idtype.Spec{
+	Pkg:      "ksuid",
+	Type:     "KSUID",
+	Null:     "NullKSUID",
+	Size:     Size,
+	TextLen:  EncodedLen,
+	ScanWant: "want 20 bytes or 27 characters",
+	JSONWant: "a string or null",
+	MaxText:  maxText,
+	MinTime:  minTime,
+	MaxTime:  maxTime,
+
+	ErrInvalidLength:    ErrInvalidLength,
+	ErrInvalidCharacter: ErrInvalidCharacter,
+	ErrOverflow:         ErrOverflow,
+	ErrTimeRange:        ErrTimeRange,
+	ErrInvalidJSON:      ErrInvalidJSON,
+	ErrNull:             ErrNull,
+	ErrUnsupportedType:  ErrUnsupportedType,
+
+	ParseString: parseInto[string],
+	ParseBytes:  parseInto[[]byte],
+	ByteaError: func(input string, offset int) error {
+		return &ParseError{Input: input, Offset: offset, Err: ErrInvalidCharacter}
+	},
+}
+
 // ParseError reports text that is not a KSUID. It wraps one of
 // ErrInvalidLength, ErrInvalidCharacter or ErrOverflow.
 type ParseError struct {
@@ -53,59 +78,8 @@ type ParseError struct {
 // Error describes the rejected text, quoting at most its first 64 bytes,
 // and the reason. It does not panic for any field values, so a
 // ParseError made by hand is safe to print.
-func (e *ParseError) Error() string {
-	if e == nil {
-		return "ksuid: <nil ParseError>"
-	}
-	msg := "ksuid: parsing " + excerpt.Text(e.Input) + ": "
-	switch {
-	case e.Err == ErrInvalidLength:
-		return msg + "invalid length " + strconv.Itoa(len(e.Input)) + ", want " + strconv.Itoa(EncodedLen)
-	case e.Err == ErrInvalidCharacter && e.Offset >= 0 && e.Offset < len(e.Input):
-		r, size := utf8.DecodeRuneInString(e.Input[e.Offset:])
-		char := strconv.QuoteRune(r)
-		if r == utf8.RuneError && size <= 1 {
-			char = "byte 0x" + strconv.FormatUint(uint64(e.Input[e.Offset]), 16)
-		}
-		return msg + "invalid character " + char + " at offset " + strconv.Itoa(e.Offset)
-	case e.Err == ErrOverflow:
-		return msg + "value above the largest KSUID " + maxText
-	case e.Err == nil:
-		return msg + "invalid KSUID"
-	}
-	return msg + e.Err.Error()
-}
+func (e *ParseError) Error() string { return spec.ParseMessage((*idtype.ParseFields)(e)) }
 
 // Unwrap returns the cause, so that errors.Is(err, ErrInvalidCharacter)
 // and its siblings work.
-func (e *ParseError) Unwrap() error {
-	if e == nil {
-		return nil
-	}
-	return e.Err
-}
-
-// wrapError is an error with its own message around a sentinel or an
-// underlying error, so that messages carry the "ksuid: " prefix only once.
-type wrapError struct {
-	msg string
-	err error
-}
-
-func (e *wrapError) Error() string { return e.msg }
-func (e *wrapError) Unwrap() error { return e.err }
-
-func lengthError(what string, b []byte, want int) error {
-	return &wrapError{
-		msg: "ksuid: invalid " + what + " length: " + excerpt.Bytes(b) + ", want " + strconv.Itoa(want) + " bytes",
-		err: ErrInvalidLength,
-	}
-}
-
-func timeRangeError(unix int64) error {
-	return &wrapError{
-		msg: "ksuid: time " + time.Unix(unix, 0).UTC().Format(time.RFC3339) + " outside " +
-			minTime.Format(time.RFC3339) + " to " + maxTime.Format(time.RFC3339),
-		err: ErrTimeRange,
-	}
-}
+func (e *ParseError) Unwrap() error { return (*idtype.ParseFields)(e).Cause() }

@@ -1,7 +1,6 @@
 package ksuid
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"time"
@@ -51,14 +50,6 @@ var (
 	maxTime = time.Unix(MaxUnix, 0).UTC()
 )
 
-// FromBytes returns the KSUID held in b, which must be exactly 20 bytes.
-func FromBytes(b []byte) (KSUID, error) {
-	if len(b) != Size {
-		return KSUID{}, lengthError("KSUID", b, Size)
-	}
-	return KSUID(b), nil
-}
-
 // FromParts returns the KSUID with the second of t as its timestamp and
 // payload, which must be exactly 16 bytes, as its payload. The fraction of
 // the second is dropped. A time outside the range a KSUID can hold
@@ -66,7 +57,7 @@ func FromBytes(b []byte) (KSUID, error) {
 // ErrTimeRange.
 func FromParts(t time.Time, payload []byte) (KSUID, error) {
 	if len(payload) != PayloadSize {
-		return KSUID{}, lengthError("payload", payload, PayloadSize)
+		return KSUID{}, spec.LengthError("payload", payload, PayloadSize)
 	}
 	id, err := MinAt(t)
 	if err != nil {
@@ -115,7 +106,7 @@ func MaxAt(t time.Time) (KSUID, error) {
 // of range rather than wrapping them.
 func timestampOf(sec int64) (uint32, error) {
 	if sec < EpochUnix || sec > MaxUnix {
-		return 0, timeRangeError(sec)
+		return 0, spec.TimeRangeError(sec)
 	}
 	return uint32(sec - EpochUnix), nil
 }
@@ -138,57 +129,7 @@ func (id KSUID) Payload() [PayloadSize]byte {
 	return [PayloadSize]byte(id[timestampSize:])
 }
 
-// Bytes returns a copy of the 20 bytes of id.
-func (id KSUID) Bytes() []byte {
-	b := make([]byte, Size)
-	copy(b, id[:])
-	return b
-}
-
 // IsZero reports whether id is the zero KSUID.
 func (id KSUID) IsZero() bool {
 	return id == KSUID{}
-}
-
-// Compare returns -1, 0 or +1 as id sorts before, equal to or after other.
-// Byte order, text order and time order (to the second) agree.
-func (id KSUID) Compare(other KSUID) int {
-	return bytes.Compare(id[:], other[:])
-}
-
-// Next returns the KSUID that follows id in sort order, id plus one as a
-// 160-bit number (a full payload carries into the timestamp), and true.
-// For the largest KSUID, which has no successor, it returns id and false.
-func (id KSUID) Next() (KSUID, bool) {
-	next := id
-	for i := Size - 1; i >= 0; i-- {
-		next[i]++
-		if next[i] != 0 {
-			return next, true
-		}
-	}
-	return id, false
-}
-
-// Prev returns the KSUID that precedes id in sort order, id minus one as
-// a 160-bit number, and true. For the zero KSUID, which has no
-// predecessor, it returns the zero KSUID and false.
-func (id KSUID) Prev() (KSUID, bool) {
-	if id.IsZero() {
-		return id, false
-	}
-	for i := Size - 1; i >= 0; i-- {
-		id[i]--
-		if id[i] != 0xFF {
-			break
-		}
-	}
-	return id, true
-}
-
-// String returns the 27-character base62 text form of id.
-func (id KSUID) String() string {
-	var buf [EncodedLen]byte
-	encode(&buf, &id)
-	return string(buf[:])
 }

@@ -1,6 +1,10 @@
 package ksuid
 
-import "time"
+import (
+	"time"
+
+	"github.com/sortid/sortid/internal/idtype"
+)
 
 // Nil is the zero KSUID, 000000000000000000000000000: the smallest, and
 // the value of a KSUID variable that holds none. It is a value like any
@@ -29,20 +33,8 @@ func NewAt(t time.Time) (KSUID, error) {
 
 // MustMinAt is MinAt for times known to be in range, for use inline; it
 // panics where MinAt returns an error.
-func MustMinAt(t time.Time) KSUID {
-	id, err := MinAt(t)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
+func MustMinAt(t time.Time) KSUID { return idtype.Must(MinAt(t)) }
 
 // MustMaxAt is MaxAt for times known to be in range, for use inline; it
 // panics where MaxAt returns an error.
-func MustMaxAt(t time.Time) KSUID {
-	id, err := MaxAt(t)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
+func MustMaxAt(t time.Time) KSUID { return idtype.Must(MaxAt(t)) }

@@ -2,11 +2,9 @@ package objectid
 
 import (
 	"errors"
-	"strconv"
 	"time"
-	"unicode/utf8"
 
-	"github.com/sortid/sortid/internal/excerpt"
+	"github.com/sortid/sortid/internal/idtype"
 )
 
 // Sentinel errors. Every error about an input or an ID's value wraps one
@@ -41,6 +39,33 @@ var (
 	ErrUnsupportedType = errors.New("objectid: unsupported type")
 )
 
+// spec describes ObjectID to the rules it shares with ksuid.
+var spec = idtype.Spec{
+	Pkg:      "objectid",
+	Type:     "ObjectID",
+	Null:     "NullObjectID",
+	Size:     Size,
+	TextLen:  EncodedLen,
+	ScanWant: "want 12 bytes or 24 hex digits",
+	JSONWant: `a string of 24 hex digits, {"$oid": "<24 hex digits>"} or null`,
+	MinTime:  time.Unix(0, 0).UTC(),
+	MaxTime:  time.Unix(MaxUnix, 0).UTC(),
+
+	ErrInvalidLength:    ErrInvalidLength,
+	ErrInvalidCharacter: ErrInvalidCharacter,
+	ErrOverflow:         ErrOverflow,
+	ErrTimeRange:        ErrTimeRange,
+	ErrInvalidJSON:      ErrInvalidJSON,
+	ErrNull:             ErrNull,
+	ErrUnsupportedType:  ErrUnsupportedType,
+
+	ParseString: parseInto[string],
+	ParseBytes:  parseInto[[]byte],
+	ByteaError: func(input string, offset int) error {
+		return &ParseError{Input: input, Offset: offset, Err: ErrInvalidCharacter}
+	},
+}
+
 // ParseError reports text that is not an ObjectID. It wraps
 // ErrInvalidLength or ErrInvalidCharacter.
 type ParseError struct {
@@ -52,56 +77,8 @@ type ParseError struct {
 // Error describes the rejected text, quoting at most its first 64 bytes,
 // and the reason. It does not panic for any field values, so a
 // ParseError made by hand is safe to print.
-func (e *ParseError) Error() string {
-	if e == nil {
-		return "objectid: <nil ParseError>"
-	}
-	msg := "objectid: parsing " + excerpt.Text(e.Input) + ": "
-	switch {
-	case e.Err == ErrInvalidLength:
-		return msg + "invalid length " + strconv.Itoa(len(e.Input)) + ", want " + strconv.Itoa(EncodedLen)
-	case e.Err == ErrInvalidCharacter && e.Offset >= 0 && e.Offset < len(e.Input):
-		r, size := utf8.DecodeRuneInString(e.Input[e.Offset:])
-		char := strconv.QuoteRune(r)
-		if r == utf8.RuneError && size <= 1 {
-			char = "byte 0x" + strconv.FormatUint(uint64(e.Input[e.Offset]), 16)
-		}
-		return msg + "invalid character " + char + " at offset " + strconv.Itoa(e.Offset)
-	case e.Err == nil:
-		return msg + "invalid ObjectID"
-	}
-	return msg + e.Err.Error()
-}
+func (e *ParseError) Error() string { return spec.ParseMessage((*idtype.ParseFields)(e)) }
 
-// Unwrap returns the cause, for errors.Is.
-func (e *ParseError) Unwrap() error {
-	if e == nil {
-		return nil
-	}
-	return e.Err
-}
-
-// wrapError is an error with its own message around a sentinel, so that
-// messages carry the "objectid: " prefix only once.
-type wrapError struct {
-	msg string
-	err error
-}
-
-func (e *wrapError) Error() string { return e.msg }
-func (e *wrapError) Unwrap() error { return e.err }
-
-func lengthError(b []byte) error {
-	return &wrapError{
-		msg: "objectid: invalid ObjectID length: " + excerpt.Bytes(b) + ", want " + strconv.Itoa(Size) + " bytes",
-		err: ErrInvalidLength,
-	}
-}
-
-func timeRangeError(unix int64) error {
-	return &wrapError{
-		msg: "objectid: time " + time.Unix(unix, 0).UTC().Format(time.RFC3339) +
-			" outside 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z",
-		err: ErrTimeRange,
-	}
-}
+// Unwrap returns the cause, so that errors.Is(err, ErrInvalidCharacter)
+// and its siblings work.
+func (e *ParseError) Unwrap() error { return (*idtype.ParseFields)(e).Cause() }

@@ -209,9 +209,6 @@ func (s *second) take() (ObjectID, bool) {
 }
 
 func overflowError(sec uint32) error {
-	return &wrapError{
-		msg: "objectid: the 2^24 counter values of second " + time.Unix(int64(sec), 0).UTC().Format(time.RFC3339) +
-			" (" + strconv.FormatUint(uint64(sec), 10) + ") are used up",
-		err: ErrOverflow,
-	}
+	return spec.Errorf("the 2^24 counter values of second "+time.Unix(int64(sec), 0).UTC().Format(time.RFC3339)+
+		" ("+strconv.FormatUint(uint64(sec), 10)+") are used up", ErrOverflow)
 }

@@ -1,6 +1,10 @@
 package objectid
 
-import "time"
+import (
+	"time"
+
+	"github.com/sortid/sortid/internal/idtype"
+)
 
 // Nil is the zero ObjectID, 000000000000000000000000: the smallest, and
 // the value of an ObjectID variable that holds none. It is a value like any
@@ -13,20 +17,8 @@ var Max = ObjectID{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0
 
 // MustMinAt is MinAt for times known to be in range, for use inline; it
 // panics where MinAt returns an error.
-func MustMinAt(t time.Time) ObjectID {
-	id, err := MinAt(t)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
+func MustMinAt(t time.Time) ObjectID { return idtype.Must(MinAt(t)) }
 
 // MustMaxAt is MaxAt for times known to be in range, for use inline; it
 // panics where MaxAt returns an error.
-func MustMaxAt(t time.Time) ObjectID {
-	id, err := MaxAt(t)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
+func MustMaxAt(t time.Time) ObjectID { return idtype.Must(MaxAt(t)) }

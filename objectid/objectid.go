@@ -1,7 +1,6 @@
 package objectid
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"time"
@@ -34,15 +33,6 @@ const (
 	MaxUnix = math.MaxUint32
 )
 
-// FromBytes returns the ObjectID held in b, which must be exactly 12
-// bytes.
-func FromBytes(b []byte) (ObjectID, error) {
-	if len(b) != Size {
-		return ObjectID{}, lengthError(b)
-	}
-	return ObjectID(b), nil
-}
-
 // MinAt returns the smallest ObjectID whose timestamp is the second of t:
 // the other 8 bytes are zero. With MaxAt it bounds a time window, so that
 // the filter {_id: {$gte: MinAt(from), $lte: MaxAt(to)}} selects the IDs
@@ -74,7 +64,7 @@ func MaxAt(t time.Time) (ObjectID, error) {
 // them.
 func timestampOf(sec int64) (uint32, error) {
 	if sec < 0 || sec > MaxUnix {
-		return 0, timeRangeError(sec)
+		return 0, spec.TimeRangeError(sec)
 	}
 	return uint32(sec), nil
 }
@@ -126,57 +116,7 @@ func (id ObjectID) Legacy() LegacyFields {
 	}
 }
 
-// Bytes returns a copy of the 12 bytes of id.
-func (id ObjectID) Bytes() []byte {
-	b := make([]byte, Size)
-	copy(b, id[:])
-	return b
-}
-
 // IsZero reports whether id is the zero ObjectID.
 func (id ObjectID) IsZero() bool {
 	return id == ObjectID{}
-}
-
-// Compare returns -1, 0 or +1 as id sorts before, equal to or after other.
-// Byte order, text order and time order (to the second) agree.
-func (id ObjectID) Compare(other ObjectID) int {
-	return bytes.Compare(id[:], other[:])
-}
-
-// Next returns the ObjectID that follows id in sort order, id plus one as
-// a 96-bit number, and true. For the largest ObjectID, which has no
-// successor, it returns id and false.
-func (id ObjectID) Next() (ObjectID, bool) {
-	next := id
-	for i := Size - 1; i >= 0; i-- {
-		next[i]++
-		if next[i] != 0 {
-			return next, true
-		}
-	}
-	return id, false
-}
-
-// Prev returns the ObjectID that precedes id in sort order, id minus one
-// as a 96-bit number, and true. For the zero ObjectID, which has no
-// predecessor, it returns the zero ObjectID and false.
-func (id ObjectID) Prev() (ObjectID, bool) {
-	if id.IsZero() {
-		return id, false
-	}
-	for i := Size - 1; i >= 0; i-- {
-		id[i]--
-		if id[i] != 0xFF {
-			break
-		}
-	}
-	return id, true
-}
-
-// String returns the 24-character lowercase hex form of id.
-func (id ObjectID) String() string {
-	var buf [EncodedLen]byte
-	encode(&buf, &id)
-	return string(buf[:])
 }

@@ -321,7 +321,7 @@ func TestJSON(t *testing.T) {
 		}
 	}
 	err = (&objectid.ObjectID{}).UnmarshalJSON([]byte(`{"$id":"60c468e6101bf215dc9fa835"}`))
-	if want := `objectid: invalid JSON "{\"$id\":\"60c468e6101bf215dc9fa835\"}": want a string of 24 hex digits or {"$oid": "<24 hex digits>"}`; err.Error() != want {
+	if want := `objectid: cannot unmarshal JSON "{\"$id\":\"60c468e6101bf215dc9fa835\"}" into ObjectID: want a string of 24 hex digits, {"$oid": "<24 hex digits>"} or null`; err.Error() != want {
 		t.Errorf("message\n got %s\nwant %s", err, want)
 	}
 }

@@ -179,7 +179,7 @@ func (g *Generator) nextMonotonic(ts uint32, nsec int32) (KSUID, error) {
 	}
 	id := g.last
 	if carry := add(&id, step[:]); carry || add(&id, []byte{1}) { // the step is the bytes read plus one, never zero
-		return KSUID{}, &wrapError{msg: "ksuid: monotonic generator passed the largest KSUID", err: ErrOverflow}
+		return KSUID{}, spec.Errorf("monotonic generator passed the largest KSUID", ErrOverflow)
 	}
 	g.last = id
 	return id, nil
@@ -260,7 +260,7 @@ func (g *Generator) readCustom(n int) (buf [PayloadSize]byte, err error) {
 			}
 		}
 		if err != nil {
-			return buf, &wrapError{msg: "ksuid: reading random payload: " + err.Error(), err: err}
+			return buf, spec.Errorf("reading random payload: "+err.Error(), err)
 		}
 	}
 	return buf, nil
