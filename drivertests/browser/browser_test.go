@@ -175,6 +175,9 @@ func TestBrowserPage(t *testing.T) {
 		chromedp.Click(chromedp.ID("generate")),
 		chromedp.WaitVisible(chromedp.ID("download")),
 	)
+	// The download link is already visible from an earlier batch, so wait
+	// for the new batch itself.
+	waitFor("the monotonic batch", `document.getElementById("result").textContent.trim().split(/\s+/).length === 50`)
 	mono := strings.Fields(text("result"))
 	for i := 1; i < len(mono); i++ {
 		if mono[i] <= mono[i-1] {
@@ -190,8 +193,8 @@ func TestBrowserPage(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`input[name=type][value=objectid]`)),
 		chromedp.SetValue(chromedp.ID("count"), "25"),
 		chromedp.Click(chromedp.ID("generate")),
-		chromedp.WaitVisible(chromedp.ID("download")),
 	)
+	waitFor("the ObjectID batch", `document.getElementById("result").textContent.trim().split(/\s+/).every(l => l.length === 24)`)
 	lines := strings.Fields(text("result"))
 	seen := map[string]bool{}
 	for _, l := range lines {
