@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/sortid/sortid/bsoncodec"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
 )
@@ -147,6 +148,49 @@ func TestMongoMixedHistory(t *testing.T) {
 		// BSON orders strings before binary, whatever the values.
 		if len(got) != 2 || got[0] != b || got[1] != a {
 			t.Errorf("read %v, want [%v %v]", got, b, a)
+		}
+	}
+}
+
+// TestMongoMatchKSUID: in a collection with both forms, a lookup by the
+// KSUID value finds only the documents of the form the client writes (the
+// silent miss), and bsoncodec.MatchKSUID finds every one, with either
+// client.
+func TestMongoMatchKSUID(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	binaryID, stringID := ksuid.New(), ksuid.New()
+	name := sanitize(t.Name())
+	insertIDs(t, ctx, mongoCollection(t, ctx, servers.mongoDB), []ksuid.KSUID{binaryID})
+	insertIDs(t, ctx, servers.mongoStringDB.Collection(name), []ksuid.KSUID{stringID})
+	count := func(db *mongo.Database, filter any) int64 {
+		t.Helper()
+		n, err := db.Collection(name).CountDocuments(ctx, filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, c := range []struct {
+		name      string
+		db        *mongo.Database
+		writtenAs ksuid.KSUID // the document this client's own form finds
+		otherForm ksuid.KSUID
+	}{
+		{"binary client", servers.mongoDB, binaryID, stringID},
+		{"string client", servers.mongoStringDB, stringID, binaryID},
+	} {
+		if n := count(c.db, bson.D{{Key: "_id", Value: c.writtenAs}}); n != 1 {
+			t.Errorf("%s: {_id: id} of its own form found %d documents, want 1", c.name, n)
+		}
+		if n := count(c.db, bson.D{{Key: "_id", Value: c.otherForm}}); n != 0 {
+			t.Errorf("%s: {_id: id} of the other form found %d documents; the counter-case expects the miss MatchKSUID is for", c.name, n)
+		}
+		for _, id := range []ksuid.KSUID{binaryID, stringID} {
+			got := findIDs[ksuid.KSUID](t, ctx, c.db.Collection(name), bson.D{{Key: "_id", Value: bsoncodec.MatchKSUID(id)}})
+			if len(got) != 1 || got[0] != id {
+				t.Errorf("%s: MatchKSUID(%v) found %v, want exactly it", c.name, id, got)
+			}
 		}
 	}
 }

@@ -96,6 +96,15 @@ func TestInspectDatabaseForms(t *testing.T) {
 		{"BfXhAAECAwQFBgcICQoLDA0ODxA=", "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
 		{`\x60c468e6101bf215dc9fa835`, "60c468e6101bf215dc9fa835"},
 		{"YMRo5hAb8hXcn6g1", "60c468e6101bf215dc9fa835"},
+		// As mongosh prints them, and as the old shell did.
+		{`Binary.createFromBase64('BfXhAAECAwQFBgcICQoLDA0ODxA=', 0)`, "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		{`Binary.createFromBase64("BfXhAAECAwQFBgcICQoLDA0ODxA=")`, "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		{`BinData(0,"BfXhAAECAwQFBgcICQoLDA0ODxA=")`, "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		{`HexData(0, "05f5e1000102030405060708090a0b0c0d0e0f10")`, "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		{`HexData(0, "60c468e6101bf215dc9fa835")`, "60c468e6101bf215dc9fa835"},
+		{`ObjectId('60c468e6101bf215dc9fa835')`, "60c468e6101bf215dc9fa835"},
+		{` ObjectId("60c468e6101bf215dc9fa835") `, "60c468e6101bf215dc9fa835"},
+		{`BinData(0, "YMRo5hAb8hXcn6g1")`, "60c468e6101bf215dc9fa835"},
 	} {
 		out, errOut, code := sortid(t, "", "inspect", "--json", tc.in)
 		var info Info
@@ -107,9 +116,15 @@ func TestInspectDatabaseForms(t *testing.T) {
 		{`\x05f5e1000102030405060708090a0b0c0d0e0fzz`, `invalid character 'z' at offset 40`},
 		{"05f5e1000102030405060708090a0b0c0d0e0fzz", "is not the hex of a KSUID's 20 bytes"},
 		{"BfXhAAECAwQFBgcICQoLDA0ODx!=", "is not base64 of a KSUID's 20 bytes or an ObjectID's 12"},
+		{`BinData(4, "BfXhAAECAwQFBgcICQoLDA0ODxA=")`, "binary subtype 4; sortid stores IDs as subtype 0"},
+		{`Binary.createFromBase64("BfXhAAECAwQFBgcICQoLDA0ODxA=", 3)`, "binary subtype 3"},
+		{`HexData(0, "05f5e1")`, "6 hex digits; a KSUID is 40 and an ObjectID 24"},
+		{`ObjectId(60c468e6101bf215dc9fa835)`, "argument 1 is not a quoted string or a number"},
+		{`BinData("BfXhAAECAwQFBgcICQoLDA0ODxA=")`, `want BinData(0, "<base64>")`},
+		{`ObjectId(1, "60c468e6101bf215dc9fa835")`, `want ObjectId("<24 hex digits>")`},
 	} {
 		out, errOut, code := sortid(t, "", "inspect", tc.in)
-		if code != 1 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, tc.in[:10]) {
+		if code != 1 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, strings.ReplaceAll(tc.in[:10], `"`, `\"`)) {
 			t.Errorf("inspect %s: exit %d, stdout %q, stderr %q; want exit 1 and %q", tc.in, code, out, errOut, tc.msg)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -139,9 +140,77 @@ type Legacy struct {
 // of the forms databases show them: the text forms (27 base62 characters,
 // 24 hex digits), PostgreSQL's hex form of a bytea (\x and 40 or 24 hex
 // digits, as psql prints it), the 20 bytes of a KSUID as 40 plain hex
-// digits, and base64 of 20 or 12 bytes (as mongosh shows BinData).
+// digits, base64 of 20 or 12 bytes, and the shell forms mongosh and the
+// old mongo shell print and take: Binary.createFromBase64("…", 0),
+// BinData(0, "…"), HexData(0, "…") and ObjectId("…").
 func inspect(s string) (Info, error) {
-	in := strings.TrimSpace(s)
+	in, err := unwrapShell(strings.TrimSpace(s))
+	if err != nil {
+		return Info{}, err
+	}
+	return inspectBare(s, in)
+}
+
+// shellForm matches a MongoDB shell constructor: its name and arguments.
+var shellForm = regexp.MustCompile(`^(Binary\.createFromBase64|BinData|HexData|ObjectId)\s*\((.*)\)$`)
+
+// shellArg matches one argument of a shell constructor: a quoted string or
+// a number.
+var shellArg = regexp.MustCompile(`^\s*(?:"([^"]*)"|'([^']*)'|(\d+))\s*$`)
+
+// shellUsage is how each shell constructor is written, for errors.
+var shellUsage = map[string]string{
+	"Binary.createFromBase64": `Binary.createFromBase64("<base64>", 0)`,
+	"BinData":                 `BinData(0, "<base64>")`,
+	"HexData":                 `HexData(0, "<40 or 24 hex digits>")`,
+	"ObjectId":                `ObjectId("<24 hex digits>")`,
+}
+
+// unwrapShell returns the bare ID inside a MongoDB shell constructor, or
+// in unchanged when it is not one. Binary values must be of subtype 0
+// (generic), the one KSUIDs are stored as.
+func unwrapShell(in string) (string, error) {
+	m := shellForm.FindStringSubmatch(in)
+	if m == nil {
+		return in, nil
+	}
+	var text, subtype string
+	args := strings.Split(m[2], ",")
+	for i, a := range args {
+		am := shellArg.FindStringSubmatch(a)
+		if am == nil {
+			return "", fmt.Errorf("%s: argument %d is not a quoted string or a number", excerpt.Text(in), i+1)
+		}
+		if am[3] != "" {
+			subtype = am[3]
+		} else {
+			text = am[1] + am[2]
+		}
+	}
+	wantArgs := 2
+	if m[1] == "ObjectId" {
+		wantArgs = 1
+	}
+	if m[1] == "Binary.createFromBase64" && len(args) == 1 {
+		subtype = "0" // mongosh's default subtype
+		wantArgs = 1
+	}
+	switch {
+	case len(args) != wantArgs || text == "":
+		return "", fmt.Errorf("%s: want %s", excerpt.Text(in), shellUsage[m[1]])
+	case m[1] != "ObjectId" && subtype != "0":
+		return "", fmt.Errorf("%s: binary subtype %s; sortid stores IDs as subtype 0 (generic)", excerpt.Text(in), subtype)
+	case m[1] == "HexData" && len(text) != 2*ksuid.Size && len(text) != 2*objectid.Size:
+		return "", fmt.Errorf("%s: %d hex digits; a KSUID is 40 and an ObjectID 24", excerpt.Text(in), len(text))
+	case m[1] == "HexData" && len(text) == 2*objectid.Size:
+		return `\x` + text, nil // 24 plain hex digits would read as an ObjectID's text form, which they are too
+	}
+	return text, nil
+}
+
+// inspectBare decodes in, a bare ID in one of the forms inspect takes; s
+// is what the user gave, for the report.
+func inspectBare(s, in string) (Info, error) {
 	var (
 		k   ksuid.KSUID
 		o   objectid.ObjectID
