@@ -10,6 +10,9 @@
 //   - [github.com/sortid/sortid/sqltype]: the IDs in pgx v5, and the
 //     PostgreSQL domains ksuid and objectid with SQL functions to make and
 //     read them.
+//   - [github.com/sortid/sortid/sqlbytes]: the IDs as raw bytes through
+//     database/sql drivers that see only driver.Valuer (lib/pq, bun's
+//     pgdriver, go-sql-driver/mysql).
 //   - [github.com/sortid/sortid/bsoncodec]: the IDs in mongo-driver v2.
 //   - [github.com/sortid/sortid/gormplugin]: GORM primary keys, assigned on
 //     create, in columns that keep time order.

@@ -90,8 +90,9 @@ var subcommandUsage = map[string]string{
 
 Decodes KSUIDs and ObjectIDs: their type, time and parts. IDs come from the
 arguments, or from stdin, one per line, when none are given. Besides the
-text forms it reads \x hex as psql prints a bytea, 40 hex digits, and
-base64 as mongosh shows BinData.
+text forms it reads \x hex as psql prints a bytea, 40 hex digits, base64,
+and the shell forms mongosh prints: Binary.createFromBase64("...", 0),
+BinData(0, "..."), HexData(0, "...") and ObjectId("...").
 `,
 	"sortid range": `Usage: sortid range [-t ksuid|objectid] [--json] [--hex] FROM TO
 
