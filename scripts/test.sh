@@ -5,7 +5,8 @@
 # allocation tests and the 2^24-ID command test without the race
 # detector; the unit tests again under Go 1.27; the ID packages again as
 # GOARCH=386 under qemu, and the clock linked for other platforms; a build
-# of the benchmark and integration modules; then the integration tests
+# of the benchmark and integration modules; a check that the checked-in
+# sqlc and ent code is what their generators make; then the integration tests
 # against real servers (PostgreSQL, MySQL/MariaDB, a MongoDB-wire server),
 # each test's name and result shown. The integration set-up (Docker engine
 # and images, see scripts/testenv.sh) runs in the background during the
@@ -62,6 +63,10 @@ finish() {
 		kill "$setup" 2>/dev/null
 		wait "$setup" 2>/dev/null
 	fi
+	if [ -n "${tools:-}" ] && kill -0 "$tools" 2>/dev/null; then
+		kill "$tools" 2>/dev/null
+		wait "$tools" 2>/dev/null
+	fi
 	remove_test_containers
 	if [ -s "$SORTID_DOCKERD_PIDFILE" ]; then
 		local pid
@@ -82,6 +87,10 @@ trap 'exit 143' TERM
 
 scripts/testenv.sh >"$envfile" 2>"$setuplog" &
 setup=$!
+# The code generators whose output is checked in (sqlc), built once per
+# machine, also in the background.
+scripts/tools.sh >"$run/tools" 2>"$run/tools.log" &
+tools=$!
 
 status=0
 step unit tests
@@ -121,6 +130,24 @@ step "benchmark, driver-test and integration modules build"
 (cd bench && $GO vet ./...) || status=1
 (cd drivertests && $GO vet ./...) || status=1
 (cd containers_test && $GO vet ./...) || status=1
+
+step "generated code is current (sqlc, ent)"
+# The sqlc and ent code the integration tests run is checked in; it must
+# be what the checked-in configuration and schema generate.
+if wait "$tools"; then
+	"$(cat "$run/tools")/sqlc" diff -f containers_test/sqlcdb/sqlc.yaml ||
+		{ echo "containers_test/sqlcdb is stale: run sqlc generate (v1.31.1) there"; status=1; }
+else
+	cat "$run/tools.log"
+	echo "could not build sqlc (scripts/tools.sh)"
+	status=1
+fi
+tools=
+cp -r containers_test/entdb "$run/entdb"
+if ! (cd containers_test && $GO generate ./entdb) || ! diff -r "$run/entdb" containers_test/entdb; then
+	echo "containers_test/entdb is stale: run go generate ./entdb in containers_test"
+	status=1
+fi
 
 step integration set-up
 wait "$setup"
