@@ -7,6 +7,7 @@
 //	sortid inspect 0qjBBlJIfbVLKwnJn4xpLGDr00e 60c468e6101bf215dc9fa835
 //	sortid range 2024-01-01T00:00:00Z 2024-01-31T23:59:59Z
 //	sortid serve --addr 127.0.0.1:8080
+//	sortid page > sortid.html
 //	sortid sql | psql "$DATABASE_URL"
 //
 // Run it with go run github.com/sortid/sortid/cmd/sortid, or go install it.
@@ -42,6 +43,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runRange(args[1:], stdout, stderr)
 		case "serve":
 			return runServe(args[1:], stderr)
+		case "page":
+			return runPage(args[1:], stdout, stderr)
 		case "sql":
 			return runSQL(args[1:], stdout, stderr)
 		case "help":
@@ -63,6 +66,7 @@ Usage:
                                                also \x… hex as psql prints a bytea, and base64 as mongosh does)
   sortid range [-t ksuid|objectid] [--json] [--hex] FROM TO   (--hex: \x… for a bytea column)
   sortid serve [--addr 127.0.0.1:8080]
+  sortid page                                 (the page as one file: sortid page > sortid.html)
   sortid sql [--schema NAME]                  (PostgreSQL: the ksuid and objectid domains and functions)
   sortid --version
   sortid SUBCOMMAND -h                        (that subcommand's usage)
@@ -78,7 +82,8 @@ Examples:
   sortid inspect 0qjBBlJIfbVLKwnJn4xpLGDr00e
   grep -o '[0-9A-Za-z]\{27\}' app.log | sortid inspect --json
   sortid range 2024-05-01T00:00:00Z 2024-05-01T23:59:59Z
-  sortid serve                             a page to generate and inspect IDs
+  sortid serve                             a page to generate, inspect and range IDs
+  sortid page > sortid.html                the same page as a file, to open offline
   sortid sql | psql "$DATABASE_URL"        install the domains and SQL functions
 
 Exit status: 0 on success, 1 if an ID could not be made or read, 2 on a usage error.
@@ -103,8 +108,14 @@ means the whole day), Unix seconds, now, or a duration from now (-1h).
 `,
 	"sortid serve": `Usage: sortid serve [--addr 127.0.0.1:8080]
 
-Serves a page to generate and inspect IDs, and its JSON API, on a loopback
-address. With port 0 it prints the port it got.
+Serves the page (see sortid page), and a JSON API for programs, on a
+loopback address. With port 0 it prints the port it got.
+`,
+	"sortid page": `Usage: sortid page
+
+Writes the page that generates, inspects and ranges IDs as one HTML file:
+sortid page > sortid.html. It makes IDs in the browser, from the browser's
+clock and Web Crypto random source, and needs no server or network.
 `,
 	"sortid sql": `Usage: sortid sql [--schema NAME]
 

@@ -86,10 +86,9 @@ func newHandler() http.Handler {
 func newHandlerFor(addr net.Addr) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		page, _ := webFiles.ReadFile("web/index.html")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; connect-src 'self' blob:; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-		w.Write(page)
+		w.Write(page())
 	})
 	mux.HandleFunc("POST /api/generate", handleGenerate)
 	mux.HandleFunc("POST /api/inspect", handleInspect)

@@ -157,3 +157,28 @@ func TestPage(t *testing.T) {
 		t.Errorf("GET /nothing: %d", r.StatusCode)
 	}
 }
+
+// TestPageCommand: `sortid page` writes the very page serve serves, and
+// the page asks no server for anything (it must work from a file).
+func TestPageCommand(t *testing.T) {
+	srv := httptest.NewServer(newHandler())
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	out, errOut, code := sortid(t, "", "page")
+	if code != 0 || errOut != "" || out != string(served) {
+		t.Fatalf("sortid page: exit %d, stderr %q, %d bytes; want the %d bytes serve serves", code, errOut, len(out), len(served))
+	}
+	for _, bad := range []string{"fetch(", "XMLHttpRequest", "/api/", "Math.random"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the page contains %q; it must make IDs itself, from Web Crypto only", bad)
+		}
+	}
+	if _, errOut, code := sortid(t, "", "page", "x.html"); code != exitUsage || !strings.Contains(errOut, "sortid page > sortid.html") {
+		t.Errorf("sortid page x.html: exit %d, %q", code, errOut)
+	}
+}

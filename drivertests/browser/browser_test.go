@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/sortid/sortid/ksuid"
@@ -41,15 +42,21 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
-// serve builds the sortid command, starts `sortid serve` on a free port
-// and returns the URL it reports; the server is stopped when t ends.
-func serve(t *testing.T) string {
+// buildSortid builds the sortid command for t and returns its path.
+func buildSortid(t *testing.T) string {
 	t.Helper()
 	binary := filepath.Join(t.TempDir(), "sortid")
 	if out, err := exec.Command("go", "build", "-o", binary, "github.com/sortid/sortid/cmd/sortid").CombinedOutput(); err != nil {
 		t.Fatalf("building the sortid command: %v\n%s", err, out)
 	}
-	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0")
+	return binary
+}
+
+// serve builds the sortid command, starts `sortid serve` on a free port
+// and returns the URL it reports; the server is stopped when t ends.
+func serve(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command(buildSortid(t), "serve", "--addr", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -72,12 +79,17 @@ func serve(t *testing.T) string {
 	return url
 }
 
-// TestBrowserPage drives the page in headless Chromium: generate, copy,
-// reset, a batch, and inspect a good and a bad ID.
-func TestBrowserPage(t *testing.T) {
-	path := chromiumPath(t)
-	srvURL := serve(t)
+// tab is one Chromium tab of a test, with the steps the tests take.
+type tab struct {
+	t   *testing.T
+	ctx context.Context
+}
 
+// newTab starts headless Chromium for t, with the clipboard permitted to
+// every origin (the file:// page has none of its own).
+func newTab(t *testing.T) *tab {
+	t.Helper()
+	path := chromiumPath(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.Flag("headless", true),
@@ -90,9 +102,9 @@ func TestBrowserPage(t *testing.T) {
 		chromedp.UserDataDir(t.TempDir()),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
+	t.Cleanup(cancel)
 	// The first action starts the browser; it must run on a context
 	// without a timeout (see chromedp.Run).
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
@@ -102,35 +114,63 @@ func TestBrowserPage(t *testing.T) {
 		_, err := cdp.Call(ctx, chromedp.FromContext(ctx).Browser, browser.SetPermission, browser.SetPermissionParams{
 			Permission: &browser.PermissionDescriptor{Name: name},
 			Setting:    "granted",
-			Origin:     srvURL,
 		})
 		if err != nil {
 			t.Fatalf("granting %s: %v", name, err)
 		}
 	}
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(cancelTimeout)
+	return &tab{t: t, ctx: ctx}
+}
 
-	do := func(step string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", step, err)
-		}
+// beforeScripts runs js in every page the tab opens, before the page's
+// own script.
+func (b *tab) beforeScripts(js string) {
+	b.t.Helper()
+	_, err := cdp.Call(b.ctx, chromedp.FromContext(b.ctx).Target, page.AddScriptToEvaluateOnNewDocument,
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: js})
+	if err != nil {
+		b.t.Fatal(err)
 	}
-	eval := func(expr string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
-		if err != nil {
-			t.Fatalf("evaluating %s: %v", expr, err)
-		}
-		return v
+}
+
+func (b *tab) do(step string, actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, actions...); err != nil {
+		b.t.Fatalf("%s: %v", step, err)
 	}
-	waitFor := func(step, predicate string) {
-		t.Helper()
-		do(step, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(10*time.Second)))
+}
+
+// eval evaluates expr in the page, awaiting a promise, as a string.
+func (b *tab) eval(expr string) string {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("evaluating %s: %v", expr, err)
 	}
-	hidden := func(id string) string { return eval(`String(document.getElementById("` + id + `").hidden)`) }
-	text := func(id string) string { return eval(`document.getElementById("` + id + `").textContent`) }
+	return v
+}
+
+func (b *tab) waitFor(step, predicate string) {
+	b.t.Helper()
+	b.do(step, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(20*time.Second)))
+}
+
+func (b *tab) hidden(id string) string {
+	return b.eval(`String(document.getElementById("` + id + `").hidden)`)
+}
+
+func (b *tab) text(id string) string {
+	return b.eval(`document.getElementById("` + id + `").textContent`)
+}
+
+// TestBrowserPage drives the page in headless Chromium: generate, copy,
+// reset, a batch, and inspect a good and a bad ID.
+func TestBrowserPage(t *testing.T) {
+	srvURL := serve(t)
+	b := newTab(t)
+	do, eval, waitFor, hidden, text := b.do, b.eval, b.waitFor, b.hidden, b.text
 
 	// A phone's width: nothing may scroll sideways.
 	do("open the page at 390 px", chromedp.EmulateViewport(390, 844), chromedp.Navigate(srvURL), chromedp.WaitVisible(chromedp.ID("generate")))
