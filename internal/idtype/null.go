@@ -25,18 +25,22 @@ func NullBytesValue[ID interface{ BytesValue() ([]byte, error) }](id ID, valid b
 }
 
 // NullScan is sql.Scanner for a Null type: NULL clears it, anything else
-// is scanned as the ID's Scan does.
+// is scanned as the ID's Scan does. It scans into the field itself, with
+// no copy that would escape to the heap: the ID's Scan leaves it as it
+// was on error, and valid is set only on success.
 func NullScan[ID any, P interface {
 	*ID
 	Scan(any) error
 }](id *ID, valid *bool, src any) error {
-	var v ID
-	if src != nil {
-		if err := P(&v).Scan(src); err != nil {
-			return err
-		}
+	if src == nil {
+		var zero ID
+		*id, *valid = zero, false
+		return nil
 	}
-	*id, *valid = v, src != nil
+	if err := P(id).Scan(src); err != nil {
+		return err
+	}
+	*valid = true
 	return nil
 }
 
@@ -58,14 +62,15 @@ func NullUnmarshalJSON[ID any, P interface {
 	*ID
 	UnmarshalJSON([]byte) error
 }](id *ID, valid *bool, data []byte) error {
-	var v ID
-	null := IsJSONNull(data)
-	if !null {
-		if err := P(&v).UnmarshalJSON(data); err != nil {
-			return err
-		}
+	if IsJSONNull(data) {
+		var zero ID
+		*id, *valid = zero, false
+		return nil
 	}
-	*id, *valid = v, !null
+	if err := P(id).UnmarshalJSON(data); err != nil {
+		return err // the ID's UnmarshalJSON leaves it as it was
+	}
+	*valid = true
 	return nil
 }
 
@@ -86,12 +91,14 @@ func NullUnmarshalBSONValue[ID any, P interface {
 	*ID
 	UnmarshalBSONValue(byte, []byte) error
 }](id *ID, valid *bool, typ byte, data []byte) error {
-	var v ID
-	if typ != BSONNull {
-		if err := P(&v).UnmarshalBSONValue(typ, data); err != nil {
-			return err
-		}
+	if typ == BSONNull {
+		var zero ID
+		*id, *valid = zero, false
+		return nil
 	}
-	*id, *valid = v, typ != BSONNull
+	if err := P(id).UnmarshalBSONValue(typ, data); err != nil {
+		return err // the ID's UnmarshalBSONValue leaves it as it was
+	}
+	*valid = true
 	return nil
 }
