@@ -318,3 +318,38 @@ func TestGORMPostgresAssociationsAndConcurrency(t *testing.T) {
 		t.Errorf("%d rows, %d distinct IDs; want %d", count, distinct, goroutines*each+1)
 	}
 }
+
+// gormLongNamed has a table name long enough that the names of its two
+// columns' length checks differ only past PostgreSQL's 63 bytes.
+type gormLongNamed struct {
+	ParentOrderID ksuid.KSUID `gorm:"primaryKey"`
+	ParentOwnerID ksuid.KSUID
+}
+
+func (gormLongNamed) TableName() string {
+	return "order_line_item_order_line_item_order_line_item_archive"
+}
+
+// TestGORMPostgresLongTableName: each ID column of a table with a long
+// name gets its own length check, also after a second AutoMigrate.
+func TestGORMPostgresLongTableName(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	db := openGORMWith(t, gormpostgres.Open(gormDSN(icuDatabase(t, ctx))))
+	for range 2 {
+		if err := db.AutoMigrate(&gormLongNamed{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	table := gormLongNamed{}.TableName()
+	assertByteaIDColumns(t, db, [2]string{table, "parent_order_id"}, [2]string{table, "parent_owner_id"})
+	sqlDB, err := db.DB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sqlDB.ExecContext(ctx, "INSERT INTO "+table+" (parent_order_id, parent_owner_id) VALUES ($1, $2)",
+		ksuid.New().Bytes(), []byte("0qjBBlJIfbVLKwnJn4xpLGDr00e"))
+	if err == nil || !strings.Contains(err.Error(), "violates check constraint") {
+		t.Errorf("27 bytes into the second ID column: %v; want its check violated", err)
+	}
+}

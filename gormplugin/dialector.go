@@ -3,9 +3,11 @@ package gormplugin
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -233,13 +235,24 @@ func (m migrator) addLengthChecks(value any, only *string) error {
 }
 
 // checkName names the length check of a column, within PostgreSQL's 63
-// bytes.
+// bytes. A longer name is cut and ends in a hash of the whole: cut alone,
+// two columns of a long table name that differ only past the cut would
+// get one name, and addLengthChecks, finding it, would leave the second
+// column without its check.
 func checkName(table, column string) string {
+	const maxLen = 63
 	name := "chk_" + table + "_" + column + "_length"
-	if len(name) > 63 {
-		name = name[:63]
+	if len(name) <= maxLen {
+		return name
 	}
-	return name
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	suffix := fmt.Sprintf("_%08x", h.Sum32())
+	cut := maxLen - len(suffix)
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut-- // never split a character of a non-ASCII name
+	}
+	return name[:cut] + suffix
 }
 
 // checkTextColumnOrder asks PostgreSQL whether the column's collation
