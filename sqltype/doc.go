@@ -22,20 +22,39 @@
 // \x hex form of a bytea. A pool with a hook of its own keeps it with
 // AfterConnectThen.
 //
-// # One stored format per column
+// # Query modes where pgx cannot know the column type
 //
-// A column of the domain holds the raw bytes, or the write fails: in the
-// query modes where pgx cannot know the column type, QueryExecModeExec and
-// QueryExecModeSimpleProtocol, it sends an ID's text form, and the
-// domain's CHECK refuses those 27 (24) bytes with an error. A plain bytea
-// column has no such check: there, in those two modes, it stores the 27
-// (24) ASCII bytes of the text, and lookups made in the other modes miss
-// those rows. Use the domain, or pass id[:] in those modes.
+// In QueryExecModeExec and the simple protocol (PgBouncer in transaction
+// mode, default_query_exec_mode=exec) pgx sends every parameter untyped,
+// and PostgreSQL types it by the column it meets. No one form of an ID is
+// right for every column: the text form is the right one for a text
+// column, and a ksuid, objectid or bytea column reads it as 27 (24) other
+// bytes, which no row holds and which sort before every ID (so that
+// DELETE ... WHERE id < $1 would delete every row); bytea's \x form is the
+// other way round. So Register refuses an ID there, with an error
+// wrapping ErrUntypedParameter that says what to pass instead: id[:] for a
+// binary column, id.String() for a text one. A database whose ID columns
+// are all binary (the domains, bytea) can say so with AfterConnectBytea
+// (or RegisterBytea), and IDs then go as bytes in those modes too.
 //
-// Without AfterConnect, pgx still writes the raw bytes into a plain bytea
-// column in the other modes (the ID types have the BytesValue method it
-// looks for), but it does not know the domains' OIDs and sends the text
-// form, which the domain refuses.
+// The same error comes for a domain installed after the connection was
+// made, whose type the connection has not registered: reconnect (a pool
+// made after the install does), or use AfterConnectBytea, which sends
+// bytes there as well.
+//
+// # What the domains check
+//
+// A column of the domain holds the raw bytes, or the write fails: a value
+// of any other length is an error whose constraint name says what to write
+// instead ("20 raw bytes; for the 27-character text use
+// ksuid_from_text()"). The install script also defines <, <=, > and >= on
+// two values of a domain, so that a comparison with an untyped value (a
+// literal in psql, a Go string, the text form from a driver without the
+// hook) makes that value a ksuid first: the text form is then the same
+// error instead of matching the wrong rows. = and = ANY still compare as
+// bytea, and there the text form matches nothing, silently: in SQL write
+// ksuid_from_text('...'), and in Go parse strings with ksuid.Parse and pass
+// the ID. A plain bytea column checks nothing: use the domains.
 //
 // # database/sql
 //
@@ -44,5 +63,6 @@
 //	db := stdlib.OpenDB(connConfig, stdlib.OptionAfterConnect(sqltype.AfterConnect))
 //
 // and the rules above apply to database/sql too. Drivers that see only
-// driver.Valuer (lib/pq, for one) send the text form.
+// driver.Valuer (lib/pq, for one) send the text form: the domains refuse
+// it in writes and in <, >, BETWEEN; use the sqlbytes types with them.
 package sqltype

@@ -13,10 +13,12 @@ import (
 // `sortid sql` prints. It defines the domains ksuid (bytea of 20 bytes)
 // and objectid (bytea of 12 bytes) and the functions ksuid_generate,
 // ksuid_to_text, ksuid_from_text, ksuid_time, ksuid_min_at, ksuid_max_at,
-// objectid_to_text, objectid_from_text and objectid_time, and creates the
-// pgcrypto extension (ksuid_generate's random source) if it is missing. It
-// is idempotent: run again, it replaces the functions and keeps the
-// domains.
+// objectid_to_text, objectid_from_text and objectid_time, and the
+// operators <, <=, > and >= on two values of each domain, which make a
+// comparison with the text form an error rather than a wrong answer (see
+// the package doc). It creates the pgcrypto extension (ksuid_generate's
+// random source) if it is missing. It needs no superuser. It is
+// idempotent: run again, it replaces the functions and keeps the domains.
 //
 // With schema "", the objects go into the first schema of the search path
 // (usually public); otherwise into schema, created if missing. A schema

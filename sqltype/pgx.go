@@ -12,8 +12,11 @@ import (
 )
 
 // Register teaches m to encode sortid's ID types by the column type: raw
-// bytes for bytea, text otherwise. Call it once per connection, before the
-// connection is used.
+// bytes for bytea, text otherwise. Where m does not know the column type
+// (QueryExecModeExec, the simple protocol, a type registered after the
+// connection was made) it refuses an ID with an error wrapping
+// ErrUntypedParameter; see RegisterBytea. Call it once per connection,
+// before the connection is used.
 func Register(m *pgtype.Map) {
 	// pgx offers a value to each wrapper in turn until the codec of the
 	// target column accepts what a wrapper makes of it. The bytes form
@@ -22,6 +25,8 @@ func Register(m *pgtype.Map) {
 	// wrappers, which would treat a KSUID as the array [20]byte that it is
 	// underneath, or fall back to driver.Valuer.
 	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapAsBytes, tryWrapAsText}, m.TryWrapEncodePlanFuncs...)
+
+	registerUntyped(m, untypedRefusePlan)
 }
 
 // AfterConnect registers the ID types on a new connection, and the
