@@ -278,7 +278,7 @@ func TestRange(t *testing.T) {
 func TestSQL(t *testing.T) {
 	out, _, code := sortid(t, "", "sql")
 	if code != 0 || !strings.HasPrefix(out, "-- sortid for PostgreSQL") ||
-		!strings.Contains(out, "\tCREATE DOMAIN ksuid AS bytea CHECK (octet_length(VALUE) = 20);") ||
+		!strings.Contains(out, "\tCREATE DOMAIN ksuid AS bytea\n") || !strings.Contains(out, "CHECK (octet_length(VALUE) = 20);") ||
 		!strings.Contains(out, "CREATE OR REPLACE FUNCTION ksuid_generate() RETURNS ksuid") || !strings.HasSuffix(out, "COMMIT;\n") {
 		t.Errorf("sql: exit %d, script:\n%s", code, out)
 	}

@@ -14,17 +14,33 @@ BEGIN;
 -- Two installs at once would collide on CREATE OR REPLACE.
 SELECT pg_advisory_xact_lock(hashtext('sortid install'));
 
+-- The CHECK constraint's name is the advice in the error a value of any
+-- other length gets, the text form above all: "value for domain ksuid
+-- violates check constraint "20 raw bytes; …"". Installs before that name
+-- had the default one, ksuid_check, which is renamed.
 DO $$
 BEGIN
-	CREATE DOMAIN @SCHEMA@ksuid AS bytea CHECK (octet_length(VALUE) = 20);
-EXCEPTION WHEN duplicate_object THEN NULL;
+	CREATE DOMAIN @SCHEMA@ksuid AS bytea
+		CONSTRAINT "20 raw bytes; for the 27-character text use ksuid_from_text()"
+		CHECK (octet_length(VALUE) = 20);
+EXCEPTION WHEN duplicate_object THEN
+	IF EXISTS (SELECT FROM pg_constraint WHERE contypid = '@SCHEMA@ksuid'::regtype AND conname = 'ksuid_check') THEN
+		ALTER DOMAIN @SCHEMA@ksuid RENAME CONSTRAINT ksuid_check
+			TO "20 raw bytes; for the 27-character text use ksuid_from_text()";
+	END IF;
 END $$;
 COMMENT ON DOMAIN @SCHEMA@ksuid IS 'A KSUID: 20 bytes, which sort by time (sortid)';
 
 DO $$
 BEGIN
-	CREATE DOMAIN @SCHEMA@objectid AS bytea CHECK (octet_length(VALUE) = 12);
-EXCEPTION WHEN duplicate_object THEN NULL;
+	CREATE DOMAIN @SCHEMA@objectid AS bytea
+		CONSTRAINT "12 raw bytes; for the 24 hex digits use objectid_from_text()"
+		CHECK (octet_length(VALUE) = 12);
+EXCEPTION WHEN duplicate_object THEN
+	IF EXISTS (SELECT FROM pg_constraint WHERE contypid = '@SCHEMA@objectid'::regtype AND conname = 'objectid_check') THEN
+		ALTER DOMAIN @SCHEMA@objectid RENAME CONSTRAINT objectid_check
+			TO "12 raw bytes; for the 24 hex digits use objectid_from_text()";
+	END IF;
 END $$;
 COMMENT ON DOMAIN @SCHEMA@objectid IS 'A MongoDB ObjectId: 12 bytes, which sort by time (sortid)';
 
@@ -207,6 +223,103 @@ BEGIN
 			USING ERRCODE = 'invalid_binary_representation';
 	END IF;
 	RETURN to_timestamp(('x' || encode(substring(id FROM 1 FOR 4), 'hex'))::bit(32)::bigint);
+END $$;
+
+
+-- Order comparisons of two ksuids: ksuid < ksuid and the like. Without them
+-- PostgreSQL compares a ksuid column with an untyped value (a literal in
+-- psql, the text form a driver sends as a parameter) as bytea, so the
+-- 27-byte text matched the wrong rows: WHERE id < '…' matched every row,
+-- and a DELETE with it deleted them all. With them the untyped value is
+-- made a ksuid first, and the domain's CHECK refuses the text form. Each is
+-- a one-expression SQL function, which PostgreSQL inlines into the query
+-- as the bytea comparison, so a btree index on the column (a primary key)
+-- serves it as before. There is no ksuid = ksuid or ksuid <> ksuid: PostgreSQL
+-- does not inline an operator inside id = ANY($1), IN (…) or <> ALL($1),
+-- where it would run as a function call per row and a bytea index could
+-- not serve it. A row comparison, (created_at, id) > ($1, $2), needs
+-- operators of a btree operator family, which only a superuser can
+-- create: compare the ID as bytea there, (created_at, id::bytea) >
+-- ($1, $2::bytea).
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_lt(a @SCHEMA@ksuid, b @SCHEMA@ksuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN a::bytea < b::bytea;
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_le(a @SCHEMA@ksuid, b @SCHEMA@ksuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN a::bytea <= b::bytea;
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_gt(a @SCHEMA@ksuid, b @SCHEMA@ksuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN a::bytea > b::bytea;
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_ge(a @SCHEMA@ksuid, b @SCHEMA@ksuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN a::bytea >= b::bytea;
+DO $$
+BEGIN
+	CREATE OPERATOR @SCHEMA@< (LEFTARG = @SCHEMA@ksuid, RIGHTARG = @SCHEMA@ksuid, FUNCTION = @SCHEMA@ksuid_lt,
+		COMMUTATOR = OPERATOR(@SCHEMA@>), NEGATOR = OPERATOR(@SCHEMA@>=), RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
+EXCEPTION WHEN duplicate_function THEN NULL;
+END $$;
+DO $$
+BEGIN
+	CREATE OPERATOR @SCHEMA@<= (LEFTARG = @SCHEMA@ksuid, RIGHTARG = @SCHEMA@ksuid, FUNCTION = @SCHEMA@ksuid_le,
+		COMMUTATOR = OPERATOR(@SCHEMA@>=), NEGATOR = OPERATOR(@SCHEMA@>), RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
+EXCEPTION WHEN duplicate_function THEN NULL;
+END $$;
+DO $$
+BEGIN
+	CREATE OPERATOR @SCHEMA@> (LEFTARG = @SCHEMA@ksuid, RIGHTARG = @SCHEMA@ksuid, FUNCTION = @SCHEMA@ksuid_gt,
+		COMMUTATOR = OPERATOR(@SCHEMA@<), NEGATOR = OPERATOR(@SCHEMA@<=), RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
+EXCEPTION WHEN duplicate_function THEN NULL;
+END $$;
+DO $$
+BEGIN
+	CREATE OPERATOR @SCHEMA@>= (LEFTARG = @SCHEMA@ksuid, RIGHTARG = @SCHEMA@ksuid, FUNCTION = @SCHEMA@ksuid_ge,
+		COMMUTATOR = OPERATOR(@SCHEMA@<=), NEGATOR = OPERATOR(@SCHEMA@<), RESTRICT = scalargesel, JOIN = scalargejoinsel);
+EXCEPTION WHEN duplicate_function THEN NULL;
+END $$;
+
+-- Order comparisons of two objectids: objectid < objectid and the like. Without them
+-- PostgreSQL compares a objectid column with an untyped value (a literal in
+-- psql, the text form a driver sends as a parameter) as bytea, so the
+-- 24-byte text matched the wrong rows: WHERE id < '…' matched every row,
+-- and a DELETE with it deleted them all. With them the untyped value is
+-- made a objectid first, and the domain's CHECK refuses the text form. Each is
+-- a one-expression SQL function, which PostgreSQL inlines into the query
+-- as the bytea comparison, so a btree index on the column (a primary key)
+-- serves it as before. There is no objectid = objectid or objectid <> objectid: PostgreSQL
+-- does not inline an operator inside id = ANY($1), IN (…) or <> ALL($1),
+-- where it would run as a function call per row and a bytea index could
+-- not serve it. A row comparison, (created_at, id) > ($1, $2), needs
+-- operators of a btree operator family, which only a superuser can
+-- create: compare the ID as bytea there, (created_at, id::bytea) >
+-- ($1, $2::bytea).
+CREATE OR REPLACE FUNCTION @SCHEMA@objectid_lt(a @SCHEMA@objectid, b @SCHEMA@objectid) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN a::bytea < b::bytea;
+CREATE OR REPLACE FUNCTION @SCHEMA@objectid_le(a @SCHEMA@objectid, b @SCHEMA@objectid) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN a::bytea <= b::bytea;
+CREATE OR REPLACE FUNCTION @SCHEMA@objectid_gt(a @SCHEMA@objectid, b @SCHEMA@objectid) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN a::bytea > b::bytea;
+CREATE OR REPLACE FUNCTION @SCHEMA@objectid_ge(a @SCHEMA@objectid, b @SCHEMA@objectid) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN a::bytea >= b::bytea;
+DO $$
+BEGIN
+	CREATE OPERATOR @SCHEMA@< (LEFTARG = @SCHEMA@objectid, RIGHTARG = @SCHEMA@objectid, FUNCTION = @SCHEMA@objectid_lt,
+		COMMUTATOR = OPERATOR(@SCHEMA@>), NEGATOR = OPERATOR(@SCHEMA@>=), RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
+EXCEPTION WHEN duplicate_function THEN NULL;
+END $$;
+DO $$
+BEGIN
+	CREATE OPERATOR @SCHEMA@<= (LEFTARG = @SCHEMA@objectid, RIGHTARG = @SCHEMA@objectid, FUNCTION = @SCHEMA@objectid_le,
+		COMMUTATOR = OPERATOR(@SCHEMA@>=), NEGATOR = OPERATOR(@SCHEMA@>), RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
+EXCEPTION WHEN duplicate_function THEN NULL;
+END $$;
+DO $$
+BEGIN
+	CREATE OPERATOR @SCHEMA@> (LEFTARG = @SCHEMA@objectid, RIGHTARG = @SCHEMA@objectid, FUNCTION = @SCHEMA@objectid_gt,
+		COMMUTATOR = OPERATOR(@SCHEMA@<), NEGATOR = OPERATOR(@SCHEMA@<=), RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
+EXCEPTION WHEN duplicate_function THEN NULL;
+END $$;
+DO $$
+BEGIN
+	CREATE OPERATOR @SCHEMA@>= (LEFTARG = @SCHEMA@objectid, RIGHTARG = @SCHEMA@objectid, FUNCTION = @SCHEMA@objectid_ge,
+		COMMUTATOR = OPERATOR(@SCHEMA@<=), NEGATOR = OPERATOR(@SCHEMA@<), RESTRICT = scalargesel, JOIN = scalargejoinsel);
+EXCEPTION WHEN duplicate_function THEN NULL;
 END $$;
 
 COMMIT;
