@@ -3,12 +3,17 @@
 // machines that make them.
 //
 // A KSUID is 20 bytes: a big-endian uint32 count of seconds since the KSUID
-// epoch, Unix 1400000000 (2014-05-13T16:53:20Z), then 16 random bytes. It
+// epoch, Unix 1400000000 (2014-05-13T16:53:20Z), then a 16-byte payload. It
 // can hold times up to 2150-06-19T23:21:35Z; times outside that range are
-// errors, never wrapped around.
+// errors, never wrapped around. The IDs this package makes lay out the
+// payload so that they sort by time to a fraction of a second:
 //
 //	bytes 0-3    timestamp, seconds since 2014-05-13T16:53:20Z
-//	bytes 4-19   payload, 128 random bits
+//	bytes 4-6    fraction of the second, in units of 2^-24 s (about 60 ns)
+//	bytes 7-19   104 random bits
+//
+// Any payload is a valid KSUID: IDs from other libraries, whose payload is
+// 128 random bits, parse, compare and store as these do.
 //
 // Its text form is exactly 27 characters of base62 (0-9A-Za-z, in ASCII
 // order), left-padded with '0', for example
@@ -23,13 +28,14 @@
 // # Making IDs
 //
 // New uses the system's real-time clock and crypto/rand. It takes no lock,
-// so it scales with cores. Its IDs sort by time to the second only: two
-// IDs of the same second are in random order. A Generator can take another
-// clock or random source (WithClock, WithRand) and can make IDs that sort
-// to a fraction of a second, strictly increasing within one generator and
-// in clock order across generators, while staying hard to guess
-// (WithMonotonic). FromParts builds a KSUID from a time and a payload;
-// MinAt and MaxAt give the bounds of a time window for range queries.
+// so it scales with cores. Its IDs sort by the time they were made to the
+// fraction of a second; only IDs of the same 60 ns tick are in random
+// order. NewAt does the same for a given time, for backfills. A Generator
+// can take another clock or random source (WithClock, WithRand) and can
+// make IDs that are strictly increasing within one generator and in clock
+// order across generators, while staying hard to guess (WithMonotonic).
+// FromParts builds a KSUID from a time and a payload; MinAt and MaxAt give
+// the bounds of a time window for range queries.
 //
 // New and the generators read the real-time clock on every platform, also
 // inside a testing/synctest bubble, whose fake clock starts before the

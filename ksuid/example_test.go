@@ -61,16 +61,18 @@ func ExampleMinAt() {
 }
 
 func ExampleNewGenerator() {
-	// A generator with a fixed clock and payload source, as in a test.
+	// A generator with a fixed clock and random source, as in a test.
+	// The payload starts with the fraction of the second (here 0), then
+	// 13 bytes from the source.
 	at := time.Date(2017, 7, 14, 2, 40, 0, 0, time.UTC)
-	payload := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+	random := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
 	g := ksuid.NewGenerator(
 		ksuid.WithClock(func() time.Time { return at }),
-		ksuid.WithRand(bytes.NewReader(payload)),
+		ksuid.WithRand(bytes.NewReader(random)),
 	)
 	id, err := g.New()
 	fmt.Println(id, err)
-	// Output: 0qjBBlJIfbVLKwnJn4xpLGDr00e <nil>
+	// Output: 0qjBBlHOl4uGkbI8Hmo0lZWE5nh <nil>
 }
 
 // A monotonic generator makes IDs that sort in the order they were made,

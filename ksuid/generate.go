@@ -11,13 +11,18 @@ import (
 	"github.com/sortid/sortid/internal/wallclock"
 )
 
-// New returns a KSUID for the current second with a payload of 16 bytes
-// from crypto/rand: the KSUID specification's layout, which any KSUID
-// library makes. It is safe for concurrent use and takes no lock.
+// New returns a KSUID for the current time: the second in the timestamp,
+// the fraction of the second in the first 3 payload bytes (units of
+// 2^-24 s, about 60 ns), then 13 bytes, 104 bits, from crypto/rand. It is
+// safe for concurrent use and takes no lock.
 //
-// IDs from New sort by time only to the second: two IDs made in the same
-// second are in random order. Use a Generator with WithMonotonic where
-// later IDs must sort after earlier ones.
+// IDs from New therefore sort by the time they were made to the fraction
+// of a second, within one process and across machines whose clocks agree:
+// a table keyed by them takes its inserts at the right edge of the index,
+// which stays as small as one of sequential keys. Only IDs of the same
+// 60 ns tick are in random order; a Generator with WithMonotonic makes
+// them strictly increasing. Any 16-byte payload is a valid KSUID, so other
+// KSUID libraries read these IDs as they read their own.
 //
 // New reads the system's real-time clock, also inside a testing/synctest
 // bubble, whose fake clock starts before the KSUID epoch; use a Generator
@@ -25,13 +30,13 @@ import (
 // system clock reads a time a KSUID cannot hold (before 2014-05-13 or
 // after 2150-06-19); a Generator returns that as an error instead.
 func New() KSUID {
-	sec, _ := wallclock.Now()
+	sec, nsec := wallclock.Now()
 	ts, err := timestampOf(sec)
 	if err != nil {
 		panic(err)
 	}
-	id := withTimestamp(ts)
-	readRandom(id[timestampSize:])
+	id := withTick(ts, nsec)
+	readRandom(id[tickPrefix:])
 	return id
 }
 
@@ -52,8 +57,8 @@ type Generator struct {
 // An Option configures a Generator.
 type Option func(*Generator)
 
-// WithRand makes the generator read payloads from r instead of
-// crypto/rand. Reads from r are serialized, so r need not be safe for
+// WithRand makes the generator read the random bytes of its IDs (13 for
+// each, after the fraction of the second) from r instead of crypto/rand. Reads from r are serialized, so r need not be safe for
 // concurrent use. If r returns an error or too few bytes, New returns an
 // error and no ID.
 func WithRand(r io.Reader) Option {
@@ -70,7 +75,7 @@ func WithClock(now func() time.Time) Option {
 	return func(g *Generator) { g.now = now }
 }
 
-// Layout of the payload of a monotonic KSUID.
+// Layout of the payload of the KSUIDs this package makes.
 const (
 	// fractionSize is how many leading payload bytes hold the fraction of
 	// the second, in units of 2^-24 s (about 60 ns).
@@ -144,12 +149,12 @@ func (g *Generator) New() (KSUID, error) {
 	if g.monotonic {
 		return g.nextMonotonic(ts, nsec)
 	}
-	id := withTimestamp(ts)
+	id := withTick(ts, nsec)
 	if g.random != nil {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 	}
-	if err := g.read(id[timestampSize:]); err != nil {
+	if err := g.read(id[tickPrefix:]); err != nil {
 		return KSUID{}, err
 	}
 	return id, nil
@@ -158,7 +163,7 @@ func (g *Generator) New() (KSUID, error) {
 func (g *Generator) nextMonotonic(ts uint32, nsec int32) (KSUID, error) {
 	// The tick: the timestamp and the fraction of the second in units of
 	// 2^-24 s, the first 7 bytes of the ID as one number.
-	tick := uint64(ts)<<24 | uint64(nsec)<<24/1e9
+	tick := uint64(ts)<<24 | uint64(fractionOf(nsec))
 
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -183,6 +188,21 @@ func (g *Generator) nextMonotonic(ts uint32, nsec int32) (KSUID, error) {
 	}
 	g.last = id
 	return id, nil
+}
+
+// fractionOf returns the fraction of the second that nsec nanoseconds
+// are, in units of 2^-24 s.
+func fractionOf(nsec int32) uint32 {
+	return uint32(uint64(nsec) << 24 / 1e9)
+}
+
+// withTick returns the KSUID whose first 7 bytes are the timestamp ts and
+// the fraction of the second nsec, and whose other 13 bytes are zero.
+func withTick(ts uint32, nsec int32) KSUID {
+	id := withTimestamp(ts)
+	f := fractionOf(nsec)
+	id[timestampSize], id[timestampSize+1], id[timestampSize+2] = byte(f>>16), byte(f>>8), byte(f)
+	return id
 }
 
 // tickOf returns the first 7 bytes of id, timestamp and fraction, as one

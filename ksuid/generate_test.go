@@ -94,17 +94,19 @@ func (r *counterReader) Read(p []byte) (int, error) {
 }
 
 func TestGeneratorClockAndRand(t *testing.T) {
-	at := time.Date(2017, 7, 14, 2, 40, 0, 0, time.UTC)
+	// Half a second past: the fraction is 0x800000 in units of 2^-24 s.
+	at := time.Date(2017, 7, 14, 2, 40, 0, 500_000_000, time.UTC)
 	g := ksuid.NewGenerator(ksuid.WithClock(fixedClock(at)), ksuid.WithRand(&counterReader{next: 1}))
 	id, err := g.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id.String() != "0qjBBlJIfbVLKwnJn4xpLGDr00e" {
-		t.Errorf("New() = %s, want 0qjBBlJIfbVLKwnJn4xpLGDr00e", id)
+	// 05f5e100 800000 0102…0d, encoded by a reference base62 encoder.
+	if id.String() != "0qjBBpAvmBXRnL819rhaA14qwbl" {
+		t.Errorf("New() = %s, want 0qjBBpAvmBXRnL819rhaA14qwbl", id)
 	}
 	id2, _ := g.New()
-	if want := [16]byte{17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32}; id2.Payload() != want {
+	if want := [16]byte{0x80, 0, 0, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26}; id2.Payload() != want {
 		t.Errorf("second payload = %v, want %v", id2.Payload(), want)
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // KSUID is a K-sortable unique identifier: a 4-byte big-endian timestamp
-// followed by a 16-byte random payload. The zero value is the smallest
+// followed by a 16-byte payload. The zero value is the smallest
 // KSUID, with text form "000000000000000000000000000"; it is an ordinary
 // value, not a null.
 //
@@ -15,7 +15,8 @@ import (
 //	+---------------+-----------------------------------------------+
 //	|   timestamp   |                    payload                    |
 //	+---------------+-----------------------------------------------+
-//	seconds since 2014-05-13T16:53:20Z, then 128 random bits
+//	seconds since 2014-05-13T16:53:20Z, then (in the IDs this package makes)
+//	the fraction of the second in 3 bytes and 104 random bits
 //
 // KSUID is comparable and can be used as a map key; == compares all
 // 20 bytes.
@@ -25,7 +26,7 @@ const (
 	// Size is the length of a KSUID in bytes.
 	Size = 20
 
-	// PayloadSize is the length of the random payload in bytes.
+	// PayloadSize is the length of the payload in bytes.
 	PayloadSize = 16
 
 	// EncodedLen is the length of the text form in characters.

@@ -2,6 +2,7 @@ package ksuid_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -52,4 +53,60 @@ func TestMustMinMaxAt(t *testing.T) {
 		}
 	}()
 	ksuid.MustMaxAt(time.Unix(0, 0))
+}
+
+// A backfill: IDs made by NewAt from times in random order sort as the
+// times do, to the tick of 2^-24 s (the times here are 1 µs apart).
+func TestNewAtOrdersBySubsecond(t *testing.T) {
+	base := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	const n = 10000
+	times := make([]time.Time, n)
+	for i := range times {
+		times[i] = base.Add(time.Duration(i) * time.Microsecond)
+	}
+	order := rand.Perm(n)
+	ids := make([]ksuid.KSUID, n)
+	for _, i := range order {
+		id, err := ksuid.NewAt(times[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = id
+	}
+	for i := 1; i < n; i++ {
+		if ids[i-1].Compare(ids[i]) >= 0 {
+			t.Fatalf("NewAt(%v) = %v sorts after NewAt(%v) = %v", times[i-1], ids[i-1], times[i], ids[i])
+		}
+	}
+	// The fraction is the time's: 0.75 s is 0xC00000 in units of 2^-24 s.
+	id, _ := ksuid.NewAt(base.Add(750 * time.Millisecond))
+	if p := id.Payload(); p[0] != 0xC0 || p[1] != 0 || p[2] != 0 {
+		t.Errorf("NewAt at .75 s: payload starts %x, want c00000", p[:3])
+	}
+}
+
+// IDs from New carry the clock's fraction of the second: made one after
+// another, their first 7 bytes never go down, and they fall between the
+// clock readings taken around them.
+func TestNewOrdersBySubsecond(t *testing.T) {
+	tick := func(id ksuid.KSUID) uint64 {
+		return uint64(id[0])<<48 | uint64(id[1])<<40 | uint64(id[2])<<32 | uint64(id[3])<<24 |
+			uint64(id[4])<<16 | uint64(id[5])<<8 | uint64(id[6])
+	}
+	tickOf := func(tm time.Time) uint64 {
+		return uint64(tm.Unix()-ksuid.EpochUnix)<<24 | uint64(tm.Nanosecond())<<24/1e9
+	}
+	before := time.Now()
+	prev := ksuid.New()
+	for range 10000 {
+		id := ksuid.New()
+		if tick(id) < tick(prev) {
+			t.Fatalf("New() = %v after %v: its time went back", id, prev)
+		}
+		prev = id
+	}
+	after := time.Now()
+	if got := tick(prev); got < tickOf(before) || got > tickOf(after) {
+		t.Errorf("the last ID's tick %x is outside the clock readings %x to %x", got, tickOf(before), tickOf(after))
+	}
 }
