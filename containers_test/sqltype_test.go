@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -30,8 +31,9 @@ type insertPath struct {
 	name string
 	// insert writes v into the id column of table.
 	insert func(t *testing.T, ctx context.Context, table string, v any)
-	// knowsColumnType is false where pgx sends untyped text and
-	// PostgreSQL picks the type (exec mode, simple protocol).
+	// knowsColumnType is false where PostgreSQL picks the type of the
+	// parameter (none here: with sqltype's hook an ID is refused there,
+	// which TestPostgresUntypedRefused checks).
 	knowsColumnType bool
 }
 
@@ -47,8 +49,6 @@ func insertPaths(t *testing.T) []insertPath {
 	return []insertPath{
 		{"prepared", exec(pgx.QueryExecModeCacheStatement), true},
 		{"describe", exec(pgx.QueryExecModeDescribeExec), true},
-		{"exec mode", exec(pgx.QueryExecModeExec), false},
-		{"simple protocol", exec(pgx.QueryExecModeSimpleProtocol), false},
 		{"CopyFrom", func(t *testing.T, ctx context.Context, table string, v any) {
 			if _, err := servers.pg.CopyFrom(ctx, pgx.Identifier{table[1 : len(table)-1]}, []string{"id"}, pgx.CopyFromRows([][]any{{v}})); err != nil {
 				t.Fatalf("copy %v: %v", v, err)
@@ -177,13 +177,30 @@ func ksuidOf(v any) ksuid.KSUID {
 	panic(fmt.Sprintf("not a KSUID: %T", v))
 }
 
-// TestPostgresBytesInExecModes shows the remedy the sqltype docs give for
-// bytea columns where pgx cannot know the column type: pass id[:].
-func TestPostgresBytesInExecModes(t *testing.T) {
+// TestPostgresUntypedRefused: where pgx cannot know the column type
+// (QueryExecModeExec, the simple protocol), the hook refuses an ID in
+// every column, and AfterConnectBytea sends bytes; id[:] and id.String()
+// are the caller's explicit choice of form and go through.
+func TestPostgresUntypedRefused(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
 	k := ksuid.New()
 	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
+		for _, ddl := range []string{"id bytea", `id text COLLATE "C"`} {
+			table := pgTable(t, ctx, servers.pg, ddl)
+			for _, v := range []any{k, &k, ksuid.NullKSUID{KSUID: k, Valid: true}, []ksuid.KSUID{k}} {
+				_, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", mode, v)
+				if _, isSlice := v.([]ksuid.KSUID); isSlice {
+					_, err = servers.pg.Exec(ctx, "SELECT FROM "+table+" WHERE id = ANY($1)", mode, v)
+				}
+				if !errors.Is(err, sqltype.ErrUntypedParameter) {
+					t.Errorf("%v, %s, %T: %v; want ErrUntypedParameter", mode, ddl, v, err)
+				}
+			}
+			if n := rowCount(t, ctx, table); n != 0 {
+				t.Errorf("%v, %s: %d rows after the refusals", mode, ddl, n)
+			}
+		}
 		table := pgTable(t, ctx, servers.pg, "id bytea")
 		if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", mode, k[:]); err != nil {
 			t.Fatal(err)
@@ -191,6 +208,91 @@ func TestPostgresBytesInExecModes(t *testing.T) {
 		if n, content, _ := stored(t, ctx, table); n != 20 || content != hex.EncodeToString(k[:]) {
 			t.Errorf("%v: bytea holds %d bytes %s", mode, n, content)
 		}
+		table = pgTable(t, ctx, servers.pg, `id text COLLATE "C"`)
+		if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", mode, k.String()); err != nil {
+			t.Fatal(err)
+		}
+		if n, content, _ := stored(t, ctx, table); n != 27 || content != k.String() {
+			t.Errorf("%v: text holds %q", mode, content)
+		}
+	}
+}
+
+// TestPostgresAfterConnectBytea: the opt-in for binary ID columns sends
+// bytes where pgx cannot know the column type, in writes and in reads,
+// into the domain and plain bytea.
+func TestPostgresAfterConnectBytea(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	k := ksuid.New()
+	cfg := servers.pgConfig.ConnConfig.Copy()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	installSQL(t)
+	if err := sqltype.AfterConnectBytea(ctx, conn); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
+		for _, ddl := range []string{"id ksuid", "id bytea"} {
+			table := pgTable(t, ctx, servers.pg, ddl)
+			if _, err := conn.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", mode, k); err != nil {
+				t.Fatalf("%v, %s: %v", mode, ddl, err)
+			}
+			var content string
+			if err := servers.pg.QueryRow(ctx, "SELECT encode(id::bytea, 'hex') FROM "+table).Scan(&content); err != nil || content != hex.EncodeToString(k[:]) {
+				t.Errorf("%v, %s: holds %s (%v)", mode, ddl, content, err)
+			}
+			var n int
+			if err := conn.QueryRow(ctx, "SELECT count(*) FROM "+table+" WHERE id = ANY($1) AND id <= $2", mode, []ksuid.KSUID{k}, k).Scan(&n); err != nil || n != 1 {
+				t.Errorf("%v, %s: lookup found %d rows (%v)", mode, ddl, n, err)
+			}
+		}
+	}
+}
+
+// TestPostgresConnectionBeforeInstall: a connection whose hook ran before
+// the domains existed does not know their type. An ID for a domain column
+// is then an error that says to reconnect (the bare check violation
+// before); with AfterConnectBytea it goes in as bytes. A new connection
+// works.
+func TestPostgresConnectionBeforeInstall(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	cfg := servers.pgConfig.ConnConfig.Copy()
+	cfg.Database = icuDatabase(t, ctx)
+	connect := func(hook func(context.Context, *pgx.Conn) error) *pgx.Conn {
+		conn, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close(context.Background()) })
+		if err := hook(ctx, conn); err != nil {
+			t.Fatal(err)
+		}
+		return conn
+	}
+	early, earlyBytea := connect(sqltype.AfterConnect), connect(sqltype.AfterConnectBytea)
+	if err := sqltype.Install(ctx, early, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := early.Exec(ctx, "CREATE TABLE orders (id ksuid PRIMARY KEY)"); err != nil {
+		t.Fatal(err)
+	}
+	k := ksuid.New()
+	_, err := early.Exec(ctx, "INSERT INTO orders (id) VALUES ($1)", k)
+	if !errors.Is(err, sqltype.ErrUntypedParameter) || !strings.Contains(err.Error(), "new connection") {
+		t.Errorf("insert on a connection older than the install: %v; want ErrUntypedParameter saying to reconnect", err)
+	}
+	if _, err := earlyBytea.Exec(ctx, "INSERT INTO orders (id) VALUES ($1)", k); err != nil {
+		t.Errorf("AfterConnectBytea on a connection older than the install: %v", err)
+	}
+	late := connect(sqltype.AfterConnect)
+	var n int
+	if err := late.QueryRow(ctx, "SELECT count(*) FROM orders WHERE id = $1", k).Scan(&n); err != nil || n != 1 {
+		t.Errorf("a new connection found %d rows (%v)", n, err)
 	}
 }
 

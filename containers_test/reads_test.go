@@ -1,0 +1,398 @@
+package containers
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/sqltype"
+)
+
+// The read matrix: every way a user asks PostgreSQL for rows by ID
+// (connection paths x parameter forms x column types x operations), each
+// cell classified as correct (the right rows), loud (an error) or silent
+// (other rows, without an error). A silent cell fails the test unless it
+// is one of the two kinds no client library can close, each named in
+// silentAllowed and the README.
+
+// readPath is one connection path. run executes sql with args in a
+// transaction that it rolls back, and returns the one text column of the
+// rows.
+type readPath struct {
+	name string
+	// sendsText is true where an ID type itself goes as its text form
+	// into an untyped parameter: pgx without sqltype's hook in
+	// QueryExecModeExec and the simple protocol, and lib/pq.
+	sendsText bool
+	// refuses is true where sqltype refuses an ID parameter whose column
+	// type pgx does not know (with the hook, in those two modes).
+	refuses bool
+	// textColumns is false for the paths that the README says not to use
+	// with text ID columns (AfterConnectBytea).
+	textColumns bool
+	run         func(ctx context.Context, sql string, args ...any) ([]string, error)
+}
+
+func readPaths(t *testing.T, ctx context.Context) []readPath {
+	var out []readPath
+	modes := []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeCacheDescribe,
+		pgx.QueryExecModeDescribeExec, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol}
+	for _, hook := range []string{"AfterConnect", "AfterConnectBytea", "no hook"} {
+		for _, mode := range modes {
+			cfg := servers.pgConfig.ConnConfig.Copy()
+			cfg.DefaultQueryExecMode = mode
+			conn, err := pgx.ConnectConfig(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { conn.Close(context.Background()) })
+			switch hook {
+			case "AfterConnect":
+				err = sqltype.AfterConnect(ctx, conn)
+			case "AfterConnectBytea":
+				err = sqltype.AfterConnectBytea(ctx, conn)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			untyped := mode == pgx.QueryExecModeExec || mode == pgx.QueryExecModeSimpleProtocol
+			out = append(out, readPath{
+				name:        "pgx " + hook + " " + mode.String(),
+				sendsText:   untyped && hook == "no hook",
+				refuses:     untyped && hook == "AfterConnect",
+				textColumns: hook != "AfterConnectBytea",
+				run: func(ctx context.Context, sql string, args ...any) ([]string, error) {
+					tx, err := conn.Begin(ctx)
+					if err != nil {
+						return nil, err
+					}
+					defer tx.Rollback(context.Background())
+					rows, err := tx.Query(ctx, sql, args...)
+					if err != nil {
+						return nil, err
+					}
+					return pgx.CollectRows(rows, pgx.RowTo[string])
+				},
+			})
+		}
+	}
+	withHook := stdlib.OpenDB(*servers.pgConfig.ConnConfig.Copy(), stdlib.OptionAfterConnect(sqltype.AfterConnect))
+	t.Cleanup(func() { withHook.Close() })
+	noHook := stdlib.OpenDB(*servers.pgConfig.ConnConfig.Copy())
+	t.Cleanup(func() { noHook.Close() })
+	c := servers.pgConfig.ConnConfig
+	dsn := fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s sslmode=disable", c.Host, c.Port, c.User, c.Password, c.Database)
+	pq, err := sql.Open("postgres", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pq.Close() })
+	pqBinary, err := sql.Open("postgres", dsn+" binary_parameters=yes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pqBinary.Close() })
+	for _, db := range []struct {
+		name      string
+		db        *sql.DB
+		sendsText bool
+	}{
+		{"database/sql on pgx AfterConnect", withHook, false},
+		{"database/sql on pgx no hook", noHook, false},
+		{"lib/pq", pq, true},
+		{"lib/pq binary_parameters", pqBinary, true},
+	} {
+		out = append(out, readPath{name: db.name, sendsText: db.sendsText, textColumns: true,
+			run: func(ctx context.Context, sql string, args ...any) ([]string, error) {
+				tx, err := db.db.BeginTx(ctx, nil)
+				if err != nil {
+					return nil, err
+				}
+				defer tx.Rollback()
+				rows, err := tx.QueryContext(ctx, sql, args...)
+				if err != nil {
+					return nil, err
+				}
+				defer rows.Close()
+				var got []string
+				for rows.Next() {
+					var s string
+					if err := rows.Scan(&s); err != nil {
+						return nil, err
+					}
+					got = append(got, s)
+				}
+				return got, rows.Err()
+			}})
+	}
+	return out
+}
+
+// idSet is the IDs of one type at consecutive seconds, in order, and
+// what a parameter form makes of one ID or of several.
+type idSet struct {
+	name   string
+	ids    []any    // ksuid.KSUID or objectid.ObjectID
+	raw    [][]byte // their bytes
+	minAt  func(i int) any
+	maxAt  func(i int) any
+	form   func(form string, id any) any
+	slice  func(form string, ids []any) any
+	domain string
+}
+
+var paramForms = []string{"ID", "pointer", "Null", "string"}
+
+func ksuidSet(t *testing.T, base time.Time, n int) idSet {
+	s := idSet{name: "KSUID", domain: "ksuid"}
+	for i := range n {
+		id, err := ksuid.NewAt(base.Add(time.Duration(i) * time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.ids, s.raw = append(s.ids, id), append(s.raw, id.Bytes())
+	}
+	s.minAt = func(i int) any { return ksuid.MustMinAt(s.ids[i].(ksuid.KSUID).Time()) }
+	s.maxAt = func(i int) any { return ksuid.MustMaxAt(s.ids[i].(ksuid.KSUID).Time()) }
+	s.form = func(form string, v any) any {
+		id := v.(ksuid.KSUID)
+		switch form {
+		case "pointer":
+			return &id
+		case "Null":
+			return ksuid.NullKSUID{KSUID: id, Valid: true}
+		case "string":
+			return id.String()
+		}
+		return id
+	}
+	s.slice = func(form string, vs []any) any {
+		switch form {
+		case "pointer":
+			return mapAll(vs, func(v any) *ksuid.KSUID { id := v.(ksuid.KSUID); return &id })
+		case "Null":
+			return mapAll(vs, func(v any) ksuid.NullKSUID { return ksuid.NullKSUID{KSUID: v.(ksuid.KSUID), Valid: true} })
+		case "string":
+			return mapAll(vs, func(v any) string { return v.(ksuid.KSUID).String() })
+		}
+		return mapAll(vs, func(v any) ksuid.KSUID { return v.(ksuid.KSUID) })
+	}
+	return s
+}
+
+func objectIDSet(t *testing.T, base time.Time, n int) idSet {
+	s := idSet{name: "ObjectID", domain: "objectid"}
+	for i := range n {
+		id, err := objectid.NewAt(base.Add(time.Duration(i) * time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.ids, s.raw = append(s.ids, id), append(s.raw, id.Bytes())
+	}
+	s.minAt = func(i int) any { return objectid.MustMinAt(s.ids[i].(objectid.ObjectID).Time()) }
+	s.maxAt = func(i int) any { return objectid.MustMaxAt(s.ids[i].(objectid.ObjectID).Time()) }
+	s.form = func(form string, v any) any {
+		id := v.(objectid.ObjectID)
+		switch form {
+		case "pointer":
+			return &id
+		case "Null":
+			return objectid.NullObjectID{ObjectID: id, Valid: true}
+		case "string":
+			return id.String()
+		}
+		return id
+	}
+	s.slice = func(form string, vs []any) any {
+		switch form {
+		case "pointer":
+			return mapAll(vs, func(v any) *objectid.ObjectID { id := v.(objectid.ObjectID); return &id })
+		case "Null":
+			return mapAll(vs, func(v any) objectid.NullObjectID {
+				return objectid.NullObjectID{ObjectID: v.(objectid.ObjectID), Valid: true}
+			})
+		case "string":
+			return mapAll(vs, func(v any) string { return v.(objectid.ObjectID).String() })
+		}
+		return mapAll(vs, func(v any) objectid.ObjectID { return v.(objectid.ObjectID) })
+	}
+	return s
+}
+
+func mapAll[T any](vs []any, f func(any) T) []T {
+	out := make([]T, len(vs))
+	for i, v := range vs {
+		out[i] = f(v)
+	}
+	return out
+}
+
+// readOp is one operation: its SQL (with %s for the table), its
+// arguments, and the indexes of the rows it must return, in order.
+type readOp struct {
+	name string
+	sql  string
+	args func(s idSet, form string) []any
+	want []int
+	// equality is true for the operations PostgreSQL resolves with bytea's
+	// own = operator: a text form there cannot be told from bytes.
+	equality bool
+}
+
+const pivot = 12 // the ID most operations are about; the set has 30
+
+func readOps() []readOp {
+	span := func(lo, hi int) []int { // lo..hi-1
+		var out []int
+		for i := lo; i < hi; i++ {
+			out = append(out, i)
+		}
+		return out
+	}
+	desc := func(xs []int) []int { slices.Reverse(xs); return xs }
+	one := func(s idSet, form string) []any { return []any{s.form(form, s.ids[pivot])} }
+	return []readOp{
+		{name: "=", sql: "SELECT %s FROM %s WHERE id = $1", args: one, want: []int{pivot}, equality: true},
+		{name: "= ANY", sql: "SELECT %s FROM %s WHERE id = ANY($1) ORDER BY id",
+			args: func(s idSet, form string) []any {
+				return []any{s.slice(form, []any{s.ids[3], s.ids[pivot], s.ids[20]})}
+			}, want: []int{3, pivot, 20}, equality: true},
+		{name: "<", sql: "SELECT %s FROM %s WHERE id < $1 ORDER BY id", args: one, want: span(0, pivot)},
+		{name: ">", sql: "SELECT %s FROM %s WHERE id > $1 ORDER BY id", args: one, want: span(pivot+1, 30)},
+		{name: "BETWEEN MinAt AND MaxAt", sql: "SELECT %s FROM %s WHERE id BETWEEN $1 AND $2 ORDER BY id",
+			args: func(s idSet, form string) []any {
+				return []any{s.form(form, s.minAt(5)), s.form(form, s.maxAt(9))}
+			}, want: span(5, 10)},
+		{name: "next page", sql: "SELECT %s FROM %s WHERE id > $1 ORDER BY id LIMIT 5", args: one, want: span(pivot+1, pivot+6)},
+		{name: "previous page", sql: "SELECT %s FROM %s WHERE id < $1 ORDER BY id DESC LIMIT 5", args: one,
+			want: desc(span(pivot-5, pivot))},
+		{name: "UPDATE = RETURNING", sql: "UPDATE %[2]s SET n = n + 1 WHERE id = $1 RETURNING %[1]s", args: one,
+			want: []int{pivot}, equality: true},
+		{name: "DELETE < RETURNING", sql: "WITH d AS (DELETE FROM %[2]s WHERE id < $1 RETURNING id) SELECT %[1]s FROM d ORDER BY id",
+			args: one, want: span(0, pivot)},
+	}
+}
+
+// silentAllowed says why a silent cell is beyond any client library, or
+// "" if it is a bug. Both reasons are warnings in the README.
+func silentAllowed(p readPath, form, column string, op readOp) string {
+	text := form == "string" || p.sendsText
+	switch {
+	case column == "bytea" && text:
+		return "plain bytea takes any text as bytes; use the domain"
+	case column == "domain" && op.equality && text:
+		return "= and = ANY compare a domain as bytea (no ksuid = ksuid operator: it would cost = ANY its index)"
+	}
+	return ""
+}
+
+func TestPostgresReadMatrix(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	base := time.Now().Add(-time.Hour).Truncate(time.Second)
+	sets := []idSet{ksuidSet(t, base, 30), objectIDSet(t, base, 30)}
+	paths := readPaths(t, ctx)
+
+	type cell struct{ path, set, column, form, op, outcome, detail string }
+	var cells []cell
+	counts := map[string]int{}
+	for _, s := range sets {
+		for _, column := range []string{"domain", "bytea", "text"} {
+			ddl := map[string]string{"domain": s.domain, "bytea": "bytea", "text": `text COLLATE "C"`}[column]
+			table := pgTable(t, ctx, servers.pg, "id "+ddl+" PRIMARY KEY, n int NOT NULL DEFAULT 0")
+			// The rows go in by a path known to be right: raw bytes, or
+			// the text form for text.
+			rows := make([][]any, len(s.ids))
+			for i := range s.ids {
+				rows[i] = []any{s.raw[i]}
+				if column == "text" {
+					rows[i] = []any{fmt.Sprint(s.ids[i])}
+				}
+			}
+			if _, err := servers.pg.CopyFrom(ctx, pgx.Identifier{strings.Trim(table, `"`)}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
+				t.Fatal(err)
+			}
+			// What the queries return, the same for every column type.
+			selected := "encode(id::bytea, 'hex')"
+			wantOf := func(i int) string { return hex.EncodeToString(s.raw[i]) }
+			if column == "text" {
+				selected = "id::text"
+				wantOf = func(i int) string { return fmt.Sprint(s.ids[i]) }
+			}
+			for _, p := range paths {
+				if column == "text" && !p.textColumns {
+					continue
+				}
+				for _, form := range paramForms {
+					for _, op := range readOps() {
+						got, err := p.run(ctx, fmt.Sprintf(op.sql, selected, table), op.args(s, form)...)
+						want := mapAll(toAny(op.want), func(v any) string { return wantOf(v.(int)) })
+						c := cell{p.name, s.name, column, form, op.name, "correct", ""}
+						switch {
+						case err != nil:
+							c.outcome, c.detail = "loud", err.Error()
+						case !slices.Equal(got, want):
+							c.outcome = "silent"
+							c.detail = fmt.Sprintf("%d rows, want %d", len(got), len(want))
+						}
+						counts[c.outcome]++
+						if c.outcome == "silent" {
+							if why := silentAllowed(p, form, column, op); why != "" {
+								counts["silent, beyond the library: "+why]++
+								c.outcome = "allowed"
+							}
+						}
+						cells = append(cells, c)
+					}
+				}
+			}
+			// Every mutation was rolled back.
+			if n := rowCount(t, ctx, table); n != len(s.ids) {
+				t.Fatalf("%s holds %d rows after the matrix, want %d", table, n, len(s.ids))
+			}
+		}
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("%6d %s", counts[k], k)
+	}
+	for _, c := range cells {
+		if c.outcome == "silent" {
+			t.Errorf("silent: %s, %s in %s, %s form, %s: %s", c.path, c.set, c.column, c.form, c.op, c.detail)
+		}
+	}
+	// The loud cells must say what to do, not only fail: sqltype's error,
+	// or the domain's, whose constraint name is the advice. Without the
+	// hook pgx cannot encode a slice of IDs in the untyped modes, and says
+	// so in its own words.
+	for _, c := range cells {
+		pgxOwn := strings.Contains(c.path, "no hook") && strings.Contains(c.detail, "cannot find encode plan")
+		if c.outcome == "loud" && !pgxOwn && !strings.Contains(c.detail, "sqltype") && !strings.Contains(c.detail, "_from_text()") {
+			t.Errorf("loud without advice: %s, %s in %s, %s form, %s: %s", c.path, c.set, c.column, c.form, c.op, c.detail)
+		}
+	}
+}
+
+func toAny(xs []int) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
