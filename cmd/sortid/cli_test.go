@@ -122,6 +122,13 @@ func TestInspectDatabaseForms(t *testing.T) {
 		{`ObjectId(60c468e6101bf215dc9fa835)`, "argument 1 is not a quoted string or a number"},
 		{`BinData("BfXhAAECAwQFBgcICQoLDA0ODxA=")`, `want BinData(0, "<base64>")`},
 		{`ObjectId(1, "60c468e6101bf215dc9fa835")`, `want ObjectId("<24 hex digits>")`},
+		// Decoded, not told apart by length: base64 of 18 bytes whose 24
+		// characters are all hex digits, and a KSUID inside ObjectId().
+		{`BinData(0, "0123456789abcdef01234567")`, "base64 of 18 bytes; a KSUID is 20 bytes and an ObjectID 12"},
+		{`Binary.createFromBase64("AAECAwQFBgcICQoLDA0ODxAR", 0)`, "base64 of 18 bytes"},
+		{`BinData(0, "BfXhAAECAwQFBgcICQoLDA0ODx!=")`, "not base64"},
+		{`ObjectId("0qjBBlJIfbVLKwnJn4xpLGDr00e")`, "ObjectId() holds 24 hex digits"},
+		{`ObjectId("60c468e6101bf215dc9fa83g")`, "ObjectId() holds 24 hex digits"},
 	} {
 		out, errOut, code := sortid(t, "", "inspect", tc.in)
 		if code != 1 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, strings.ReplaceAll(tc.in[:10], `"`, `\"`)) {

@@ -200,12 +200,32 @@ func unwrapShell(in string) (string, error) {
 		return "", fmt.Errorf("%s: want %s", excerpt.Text(in), shellUsage[m[1]])
 	case m[1] != "ObjectId" && subtype != "0":
 		return "", fmt.Errorf("%s: binary subtype %s; sortid stores IDs as subtype 0 (generic)", excerpt.Text(in), subtype)
-	case m[1] == "HexData" && len(text) != 2*ksuid.Size && len(text) != 2*objectid.Size:
-		return "", fmt.Errorf("%s: %d hex digits; a KSUID is 40 and an ObjectID 24", excerpt.Text(in), len(text))
-	case m[1] == "HexData" && len(text) == 2*objectid.Size:
-		return `\x` + text, nil // 24 plain hex digits would read as an ObjectID's text form, which they are too
 	}
-	return text, nil
+	// What is inside is decoded here, and handed on in a form inspectBare
+	// cannot read as another type: the bytes as \x hex, or an ObjectID's
+	// text. Told apart by length, base64 of 18 bytes would pass for an
+	// ObjectID's 24 characters, and a KSUID's text inside ObjectId() for a
+	// KSUID.
+	switch m[1] {
+	case "ObjectId":
+		if _, err := objectid.Parse(text); err != nil {
+			return "", fmt.Errorf("%s: ObjectId() holds 24 hex digits: %w", excerpt.Text(in), err)
+		}
+		return text, nil
+	case "HexData":
+		if len(text) != 2*ksuid.Size && len(text) != 2*objectid.Size {
+			return "", fmt.Errorf("%s: %d hex digits; a KSUID is 40 and an ObjectID 24", excerpt.Text(in), len(text))
+		}
+		return `\x` + text, nil
+	}
+	b, err := base64.StdEncoding.Strict().DecodeString(text)
+	if err != nil {
+		return "", fmt.Errorf("%s: not base64: %v", excerpt.Text(in), err)
+	}
+	if len(b) != ksuid.Size && len(b) != objectid.Size {
+		return "", fmt.Errorf("%s: base64 of %d bytes; a KSUID is 20 bytes and an ObjectID 12", excerpt.Text(in), len(b))
+	}
+	return `\x` + hex.EncodeToString(b), nil
 }
 
 // inspectBare decodes in, a bare ID in one of the forms inspect takes; s
