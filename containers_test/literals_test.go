@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -233,5 +235,31 @@ func TestPostgresPlansKeepTheIndex(t *testing.T) {
 	got, err := pgx.CollectRows(rows, pgx.RowTo[ksuid.KSUID]) // reports the query's error too
 	if err != nil || len(got) != 5 || got[0] != ids[10001] {
 		t.Errorf("row comparison cast to bytea: %v (%v), want from %v", got, err, ids[10001])
+	}
+}
+
+// TestSortidSQLIntoPsql: the install as the README gives it, `sortid sql |
+// psql -q -v ON_ERROR_STOP=1 "$DATABASE_URL"`, prints nothing, the first
+// time and again, into the default schema and into one of its own.
+func TestSortidSQLIntoPsql(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	psql, err := exec.LookPath("psql")
+	if err != nil {
+		t.Fatal("psql is missing (Debian package postgresql-client; scripts/install-packages.sh installs it)")
+	}
+	c := servers.pgConfig.ConnConfig
+	url := fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", c.User, c.Password, c.Host, c.Port, icuDatabase(t, ctx))
+	for _, schema := range []string{"", "", "ids", "ids"} {
+		script, err := sqltype.InstallSQL(schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.CommandContext(ctx, psql, "-q", "-v", "ON_ERROR_STOP=1", url)
+		cmd.Stdin = strings.NewReader(script)
+		out, err := cmd.CombinedOutput()
+		if err != nil || len(out) != 0 {
+			t.Errorf("sortid sql --schema %q | psql -q: %v, printed %q; want nothing", schema, err, out)
+		}
 	}
 }

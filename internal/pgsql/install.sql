@@ -11,8 +11,11 @@
 -- under every collation.
 
 BEGIN;
+-- Quiet, so that `sortid sql | psql -q` prints nothing but errors: no
+-- notices for what exists already, and no result row for the lock.
+SET LOCAL client_min_messages = warning;
 -- Two installs at once would collide on CREATE OR REPLACE.
-SELECT pg_advisory_xact_lock(hashtext('sortid install'));
+DO $$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('sortid install')); END $$;
 
 -- The CHECK constraint's name is the advice in the error a value of any
 -- other length gets, the text form above all: "value for domain ksuid

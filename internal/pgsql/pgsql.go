@@ -31,7 +31,7 @@ func Script(schema string) (string, error) {
 	}
 	quoted := `"` + schema + `"`
 	s := strings.ReplaceAll(script, "@SCHEMA@", quoted+".")
-	lock := "SELECT pg_advisory_xact_lock(hashtext('sortid install'));\n"
+	lock := "DO $$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('sortid install')); END $$;\n"
 	return strings.Replace(s, lock, lock+"CREATE SCHEMA IF NOT EXISTS "+quoted+";\n", 1), nil
 }
 

@@ -35,7 +35,7 @@ func TestScript(t *testing.T) {
 		t.Fatalf("Script(\"\"): %v\n%.300s", err, plain)
 	}
 	in, err := Script("ids")
-	if err != nil || !strings.Contains(in, "hashtext('sortid install'));\nCREATE SCHEMA IF NOT EXISTS \"ids\";") ||
+	if err != nil || !strings.Contains(in, "hashtext('sortid install')); END $$;\nCREATE SCHEMA IF NOT EXISTS \"ids\";") ||
 		!strings.Contains(in, `CREATE OR REPLACE FUNCTION "ids".ksuid_min_at(t timestamptz) RETURNS "ids".ksuid`) {
 		t.Fatalf("Script(\"ids\"): %v", err)
 	}
