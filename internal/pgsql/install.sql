@@ -59,19 +59,21 @@ BEGIN
 	END IF;
 END $$;
 
--- ksuid_generate returns a new KSUID for clock_timestamp(), laid out as the
--- Go package's monotonic generator lays out its IDs: the seconds, then the
+-- ksuid_generate returns a new KSUID for clock_timestamp(), laid out as
+-- ksuid.New lays out its IDs in Go: the seconds, then the
 -- fraction of the second in 3 bytes (units of 2^-24 s), then 13 random
 -- bytes. IDs made in SQL and in Go therefore interleave in time order to
 -- the microsecond. It is one SQL expression, which PostgreSQL inlines into
 -- the statement that calls it (a PL/pgSQL function would cost a third of
--- the insert rate). The 7 bytes of time are the hex digits of
+-- the insert rate; date_part's double precision, exact to a fraction of a
+-- microsecond here, costs less than extract's numeric). The 7 bytes of
+-- time are the hex digits of
 -- seconds * 2^24 + fraction after a leading 1 (2^56 added): a clock before
 -- 2014 gives fewer digits and so an error; a clock past 2150-06-19 would
 -- wrap, as KSUIDs cannot hold it.
 CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_generate() RETURNS @SCHEMA@ksuid
 LANGUAGE sql VOLATILE PARALLEL SAFE
-RETURN decode(substring(to_hex(floor(extract(epoch FROM clock_timestamp()) * 16777216)::bigint
+RETURN decode(substring(to_hex(floor(date_part('epoch', clock_timestamp()) * 16777216)::bigint
 		- 23488102400000000 + 72057594037927936) FROM 2), 'hex')
 	|| gen_random_bytes(13);
 
