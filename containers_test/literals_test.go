@@ -263,3 +263,23 @@ func TestSortidSQLIntoPsql(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresMinAtFollowsTimeZone: ksuid_min_at reads a date without a
+// zone in the session's TimeZone, as the README says next to sortid
+// range, which reads it as UTC.
+func TestPostgresMinAtFollowsTimeZone(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	conn, _ := literalDB(t, ctx, 1)
+	if _, err := conn.Exec(ctx, "SET TimeZone = 'America/New_York'"); err != nil {
+		t.Fatal(err)
+	}
+	var local, utc ksuid.KSUID
+	if err := conn.QueryRow(ctx, "SELECT ksuid_min_at('2026-11-30'), ksuid_min_at('2026-11-30 00:00+00')").Scan(&local, &utc); err != nil {
+		t.Fatal(err)
+	}
+	want := ksuid.MustMinAt(time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC))
+	if local != want || utc != ksuid.MustMinAt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("in New York, ksuid_min_at('2026-11-30') = %v (%v), want %v; with +00 %v", local, local.Time(), want, utc.Time())
+	}
+}

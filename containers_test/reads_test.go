@@ -372,6 +372,30 @@ func TestPostgresReadMatrix(t *testing.T) {
 	for _, k := range keys {
 		t.Logf("%6d %s", counts[k], k)
 	}
+	// Per path and column, how its cells came out: the README's table.
+	type group struct{ path, set, column string }
+	outcomes := map[group]map[string][]string{}
+	var order []group
+	for _, c := range cells {
+		g := group{c.path, c.set, c.column}
+		if outcomes[g] == nil {
+			outcomes[g] = map[string][]string{}
+			order = append(order, g)
+		}
+		outcomes[g][c.outcome] = append(outcomes[g][c.outcome], c.form+" "+c.op)
+	}
+	for _, g := range order {
+		line := fmt.Sprintf("%-45s %-8s %-6s", g.path, g.set, g.column)
+		for _, o := range []string{"correct", "loud", "allowed", "silent"} {
+			if n := len(outcomes[g][o]); n > 0 {
+				line += fmt.Sprintf(" %s %d", o, n)
+				if o != "correct" && n < 36 {
+					line += " (" + strings.Join(outcomes[g][o], ", ") + ")"
+				}
+			}
+		}
+		t.Log(line)
+	}
 	for _, c := range cells {
 		if c.outcome == "silent" {
 			t.Errorf("silent: %s, %s in %s, %s form, %s: %s", c.path, c.set, c.column, c.form, c.op, c.detail)
