@@ -39,6 +39,7 @@ func BenchmarkPostgresLoad(b *testing.B) {
 
 	ids := streamKSUIDs(b)
 	mono := monotonicKSUIDs(b)
+	newLayout := newLayoutKSUIDs(b)
 	raw := make([][]byte, len(ids))
 	for i := range ids {
 		raw[i] = ids[i][:]
@@ -67,6 +68,7 @@ func BenchmarkPostgresLoad(b *testing.B) {
 		{"ksuid-bytea-plain-bytes", "bytea", func(i int) any { return raw[i] }, lo[:], hi[:]},
 		{"ksuid-monotonic-bytea", "bytea", func(i int) any { return mono[i] }, lo, hi},
 		{"ksuid-monotonic-domain", "ksuid", func(i int) any { return mono[i] }, lo, hi},
+		{"ksuid-new-domain", "ksuid", func(i int) any { return newLayout[i] }, lo, hi},
 		{"ksuid-text-collate-C", `text COLLATE "C"`, func(i int) any { return ids[i] }, lo, hi},
 		{"uuidv7", "uuid", func(i int) any { return v7[i] }, v7[loadRows/2], v7[loadRows/2+10*idsPerSecond-1]},
 		{"uuidv4", "uuid", func(i int) any { return v4[i] }, nil, nil},
@@ -131,8 +133,9 @@ const (
 
 var streamStart = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 
-// streamKSUIDs returns KSUIDs with random payloads, idsPerSecond to a
-// second of simulated time, in the order they were made.
+// streamKSUIDs returns KSUIDs with 128-bit random payloads (the layout of
+// other KSUID libraries), idsPerSecond to a second of simulated time, in
+// the order they were made.
 func streamKSUIDs(b *testing.B) []ksuid.KSUID {
 	ids := make([]ksuid.KSUID, loadRows)
 	payload := make([]byte, ksuid.PayloadSize)
@@ -155,6 +158,21 @@ func monotonicKSUIDs(b *testing.B) []ksuid.KSUID {
 	ids := make([]ksuid.KSUID, loadRows)
 	for ; i < loadRows; i++ {
 		id, err := g.New()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids[i] = id
+	}
+	return ids
+}
+
+// newLayoutKSUIDs is streamKSUIDs laid out as ksuid.New lays out its IDs
+// (the fraction of the second, then random bits), from NewAt at the
+// simulated time of each ID: idsPerSecond evenly spread over each second.
+func newLayoutKSUIDs(b *testing.B) []ksuid.KSUID {
+	ids := make([]ksuid.KSUID, loadRows)
+	for i := range ids {
+		id, err := ksuid.NewAt(streamStart.Add(time.Duration(i) * time.Second / idsPerSecond))
 		if err != nil {
 			b.Fatal(err)
 		}
