@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -117,23 +118,12 @@ func TestGORMPostgresICUDatabase(t *testing.T) {
 }
 
 // TestGORMPostgresOtherPaths covers what users meet besides a fresh
-// AutoMigrate: PgBouncer's simple protocol, an explicit type:bytea tag,
-// and ID columns that an earlier version made text.
+// AutoMigrate: an ObjectID key, an explicit type:bytea tag, and ID
+// columns that an earlier version made text.
 func TestGORMPostgresOtherPaths(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
 
-	t.Run("simple protocol is an error, not text in bytea", func(t *testing.T) {
-		name := icuDatabase(t, ctx)
-		db := openGORMWith(t, gormpostgres.New(gormpostgres.Config{DSN: gormDSN(name), PreferSimpleProtocol: true}))
-		if err := db.AutoMigrate(&gormUser{}); err != nil {
-			t.Fatal(err)
-		}
-		err := db.Create(&gormUser{Email: "simple@x"}).Error
-		if err == nil || !strings.Contains(err.Error(), "23514") {
-			t.Errorf("Create over the simple protocol: %v; want a check violation (23514)", err)
-		}
-	})
 	t.Run("ObjectID key", func(t *testing.T) {
 		db := openGORM(t, icuDatabase(t, ctx))
 		if err := db.AutoMigrate(&gormSession{}); err != nil {
@@ -177,25 +167,51 @@ func TestGORMPostgresOtherPaths(t *testing.T) {
 			t.Errorf("lookup by ID: %v, %v", back.ID, err)
 		}
 	})
-	t.Run("existing text COLLATE C is kept", func(t *testing.T) {
+	t.Run("existing text COLLATE C: an error, or kept by WithTextIDColumns or a type tag", func(t *testing.T) {
 		name := icuDatabase(t, ctx)
 		db := openGORMWith(t, gormpostgres.Open(gormDSN(name)))
 		if err := db.Exec(`CREATE TABLE gorm_users (id text COLLATE "C" PRIMARY KEY, email varchar(191), name text)`).Error; err != nil {
 			t.Fatal(err)
 		}
-		if err := db.AutoMigrate(&gormUser{}); err != nil {
-			t.Fatalf("AutoMigrate over a text COLLATE \"C\" ID column: %v", err)
+		// The plugin sends IDs as bytes, which a text column would not
+		// find: an untagged text ID column is an error that says so.
+		err := db.AutoMigrate(&gormUser{})
+		if !errors.Is(err, gormplugin.ErrTextIDColumn) || !strings.Contains(err.Error(), "ksuid_from_text(id)") ||
+			!strings.Contains(err.Error(), "WithTextIDColumns") {
+			t.Fatalf("AutoMigrate over a text COLLATE \"C\" ID column: %v; want ErrTextIDColumn with the conversion and the option", err)
 		}
-		u := gormUser{Email: "kept@x"}
-		if err := db.Create(&u).Error; err != nil {
-			t.Fatal(err)
+		type textUser struct {
+			ID    ksuid.KSUID `gorm:"type:text COLLATE \"C\""`
+			Email string      `gorm:"size:191"`
+			Name  string
 		}
-		var typ string
-		var n int64
-		db.Raw("SELECT data_type FROM information_schema.columns WHERE table_name = 'gorm_users' AND column_name = 'id'").Row().Scan(&typ)
-		db.Model(&gormUser{}).Where("id = ?", u.ID).Count(&n)
-		if typ != "text" || n != 1 {
-			t.Errorf("the column is %s and a lookup by ID finds %d rows; want text and 1", typ, n)
+		for _, simple := range []bool{false, true} {
+			dialector := gormpostgres.New(gormpostgres.Config{DSN: gormDSN(name), PreferSimpleProtocol: simple})
+			withOption := openGORMWith(t, dialector, gormplugin.WithTextIDColumns())
+			if err := withOption.AutoMigrate(&gormUser{}); err != nil {
+				t.Fatalf("AutoMigrate with WithTextIDColumns: %v", err)
+			}
+			for _, tc := range []struct {
+				name string
+				db   *gorm.DB
+				new  func() any
+			}{
+				{"WithTextIDColumns", withOption, func() any { return &gormUser{Email: fmt.Sprintf("opt%v@x", simple)} }},
+				{"type tag", openGORMWith(t, dialector).Model(&textUser{}), func() any { return &textUser{Email: fmt.Sprintf("tag%v@x", simple)} }},
+			} {
+				u := tc.new()
+				if err := tc.db.Table("gorm_users").Create(u).Error; err != nil {
+					t.Fatal(err)
+				}
+				id := reflect.ValueOf(u).Elem().Field(0).Interface().(ksuid.KSUID)
+				var stored string
+				var n int64
+				tc.db.Raw("SELECT id FROM gorm_users WHERE id = ?", id.String()).Row().Scan(&stored)
+				tc.db.Table("gorm_users").Where("id = ?", id).Count(&n)
+				if stored != id.String() || n != 1 {
+					t.Errorf("%s, simple=%v: stored %q and a lookup by ID finds %d rows; want the text form and 1", tc.name, simple, stored, n)
+				}
+			}
 		}
 	})
 	t.Run("existing text under ICU is an error", func(t *testing.T) {

@@ -22,10 +22,13 @@ import (
 // columns a type that keeps time order. GORM asks db.Migrator() for each
 // column's type while it creates or alters a table, so the wrapper's
 // migrator is the one consulted.
-type dialector struct{ gorm.Dialector }
+type dialector struct {
+	gorm.Dialector
+	textIDs bool // WithTextIDColumns
+}
 
 func (d dialector) Migrator(db *gorm.DB) gorm.Migrator {
-	return migrator{Migrator: d.Dialector.Migrator(db), dialector: d.Dialector, db: db}
+	return migrator{Migrator: d.Dialector.Migrator(db), dialector: d.Dialector, db: db, textIDs: d.textIDs}
 }
 
 // SavePoint and RollbackTo pass through the optional interface GORM looks
@@ -56,6 +59,7 @@ type migrator struct {
 	gorm.Migrator
 	dialector gorm.Dialector
 	db        *gorm.DB
+	textIDs   bool // WithTextIDColumns
 }
 
 // FullDataTypeOf gives ID fields without an explicit type the column type
@@ -63,12 +67,16 @@ type migrator struct {
 // dialector's.
 func (m migrator) FullDataTypeOf(field *schema.Field) clause.Expr {
 	expr := m.Migrator.FullDataTypeOf(field)
-	if _, typed := field.TagSettings["TYPE"]; typed || !isIDType(field.IndirectFieldType) {
+	if _, typed := field.TagSettings["TYPE"]; typed || !isColumnIDType(field.IndirectFieldType) {
 		return expr
 	}
-	idColumnType := columnType(m.dialector.Name(), field.IndirectFieldType == tKSUID)
+	isKSUID := isKSUIDColumn(field.IndirectFieldType)
+	idColumnType := columnType(m.dialector.Name(), isKSUID)
 	if idColumnType == "" {
 		return expr
+	}
+	if domain := m.postgresDomain(isKSUID); domain != "" {
+		idColumnType = domain
 	}
 	// Keep what GORM adds after the type (NOT NULL, DEFAULT, ...). The
 	// migrator's DataTypeOf is what FullDataTypeOf starts with; MySQL's
@@ -141,10 +149,30 @@ func columnType(dialect string, isKSUID bool) string {
 }
 
 func idSize(t reflect.Type) int {
-	if t == tKSUID {
+	if isKSUIDColumn(t) {
 		return ksuid.Size
 	}
 	return objectid.Size
+}
+
+// postgresDomain returns, on PostgreSQL, the name of the ksuid (or
+// objectid) domain that `sortid sql` installs, as the search path finds
+// it, or "" where there is none.
+func (m migrator) postgresDomain(isKSUID bool) string {
+	if m.dialector.Name() != "postgres" {
+		return ""
+	}
+	name := "objectid"
+	if isKSUID {
+		name = "ksuid"
+	}
+	var domain *string
+	err := m.db.Raw(`SELECT format_type(oid, NULL) FROM pg_type
+		WHERE oid = to_regtype(?) AND typtype = 'd' AND typbasetype = 'bytea'::regtype`, name).Row().Scan(&domain)
+	if err != nil || domain == nil {
+		return ""
+	}
+	return *domain
 }
 
 // CreateTable, AddColumn and MigrateColumn give the bytea ID columns
@@ -170,40 +198,76 @@ func (m migrator) AddColumn(value any, name string) error {
 	return m.addLengthChecks(value, &name)
 }
 
-// MigrateColumn also keeps AutoMigrate from converting an existing text
-// ID column on PostgreSQL to bytea: GORM would do it with a cast that
-// turns each 27-character text into 27 bytes, a second format that
-// lookups by ID miss. A text column whose collation sorts the IDs by their
-// bytes (as "C" does, the plugin's type before bytea) is kept as it is;
-// any other is an error that names the column and the fix.
+// MigrateColumn keeps AutoMigrate from changing the type of an existing
+// ID column on PostgreSQL. A ksuid or objectid domain column (which
+// PostgreSQL reports as bytea) and a bytea one are left as they are, the
+// latter with its length check. GORM would convert a text ID column with
+// a cast that turns each 27-character text into 27 bytes, a second format
+// that lookups by ID miss; and the plugin sends IDs to PostgreSQL as
+// bytes, which a text column would not find. So an untagged text ID
+// column is an error that names the column and the fix (or, under a
+// collation that misorders IDs, ErrMisorderingColumn); with
+// WithTextIDColumns one under a bytewise collation is kept.
 func (m migrator) MigrateColumn(value any, field *schema.Field, columnType gorm.ColumnType) error {
 	if !m.ownsPostgresColumn(field) {
 		return m.Migrator.MigrateColumn(value, field, columnType)
 	}
 	switch strings.ToLower(columnType.DatabaseTypeName()) {
 	case "text", "varchar", "bpchar":
-		return m.checkTextColumnOrder(value, field)
-	case "bytea":
-		if err := m.Migrator.MigrateColumn(value, field, columnType); err != nil {
+		if err := m.checkTextColumnOrder(value, field); err != nil || m.textIDs {
 			return err
 		}
+		_, table := m.tableOf(value)
+		return fmt.Errorf("%w: gormplugin: column %s.%s holds IDs as text, and the plugin sends IDs to PostgreSQL as bytes; "+
+			"convert it with ALTER TABLE %s ALTER COLUMN %s TYPE %s USING %s_from_text(%s) (after `sortid sql`), "+
+			"or keep text ID columns with gormplugin.WithTextIDColumns()",
+			ErrTextIDColumn, table, field.DBName, table, field.DBName, idDomainName(field), idDomainName(field), field.DBName)
+	case "bytea":
 		return m.addLengthChecks(value, &field.DBName)
 	}
 	return m.Migrator.MigrateColumn(value, field, columnType)
+}
+
+func idDomainName(field *schema.Field) string {
+	if isKSUIDColumn(field.IndirectFieldType) {
+		return "ksuid"
+	}
+	return "objectid"
+}
+
+// tableOf returns the table AutoMigrate works on for value (the one of
+// db.Table(...), or the model's): as SQL, quoted and qualified by its
+// schema where it has one ("MixedCase", "inv"."items"), and its name
+// without the schema. GORM keeps a qualified name whole only in the
+// statement's TableExpr.
+func (m migrator) tableOf(value any) (sql, name string) {
+	stmt := m.db.Statement
+	if stmt.Table == "" {
+		stmt = &gorm.Statement{DB: m.db}
+		if err := stmt.Parse(value); err != nil {
+			return "", ""
+		}
+	}
+	if stmt.TableExpr != nil {
+		return stmt.TableExpr.SQL, stmt.Table
+	}
+	return quoteIdent(stmt.Table), stmt.Table
 }
 
 // ownsPostgresColumn reports whether field is an ID column whose type the
 // plugin chooses on PostgreSQL: an ID field without a type tag.
 func (m migrator) ownsPostgresColumn(field *schema.Field) bool {
 	_, typed := field.TagSettings["TYPE"]
-	return !typed && m.dialector.Name() == "postgres" && isIDType(field.IndirectFieldType)
+	return !typed && m.dialector.Name() == "postgres" && isColumnIDType(field.IndirectFieldType)
 }
 
 // addLengthChecks adds, where it is missing, CHECK (octet_length(col) =
-// 20 or 12) to the bytea ID columns of value's table on PostgreSQL (only
-// to column only, if not nil). A bytea column takes any bytes; the check
-// turns a value in another format (the text form, which pgx sends with the
-// simple protocol) into an error instead of a row that lookups miss.
+// 20 or 12) to the plain bytea ID columns of value's table on PostgreSQL
+// (only to column only, if not nil); columns of the ksuid and objectid
+// domains have the check in their type. A bytea column takes any bytes;
+// the check turns a value in another format into an error instead of a
+// row that lookups miss. The table is the one of db.Table(...) if set,
+// and may be qualified by its schema.
 func (m migrator) addLengthChecks(value any, only *string) error {
 	if m.dialector.Name() != "postgres" {
 		return nil
@@ -212,23 +276,30 @@ func (m migrator) addLengthChecks(value any, only *string) error {
 	if err := stmt.Parse(value); err != nil {
 		return err
 	}
+	tableSQL, table := m.tableOf(value)
 	for _, field := range stmt.Schema.Fields {
 		if !m.ownsPostgresColumn(field) || field.DBName == "" || only != nil && *only != field.DBName {
 			continue
 		}
-		name := checkName(stmt.Table, field.DBName)
+		name := checkName(table, field.DBName)
+		var columnType *string
 		var exists bool
-		if err := m.db.Raw("SELECT EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass(?) AND conname = ?)",
-			stmt.Table, name).Row().Scan(&exists); err != nil {
+		err := m.db.Raw(`SELECT (SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = to_regclass(?) AND attname = ?),
+			EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass(?) AND conname = ?)`,
+			tableSQL, field.DBName, tableSQL, name).Row().Scan(&columnType, &exists)
+		if err != nil {
 			return fmt.Errorf("gormplugin: looking for the check %s: %w", name, err)
 		}
-		if exists {
+		if columnType == nil {
+			return fmt.Errorf("gormplugin: adding the length check of %s.%s: no such column", table, field.DBName)
+		}
+		if exists || *columnType != "bytea" {
 			continue
 		}
-		err := m.db.Exec("ALTER TABLE ? ADD CONSTRAINT ? CHECK (octet_length(?) = "+strconv.Itoa(idSize(field.IndirectFieldType))+")",
-			clause.Table{Name: stmt.Table}, clause.Column{Name: name}, clause.Column{Name: field.DBName}).Error
+		err = m.db.Exec("ALTER TABLE "+tableSQL+" ADD CONSTRAINT ? CHECK (octet_length(?) = "+strconv.Itoa(idSize(field.IndirectFieldType))+")",
+			clause.Column{Name: name}, clause.Column{Name: field.DBName}).Error
 		if err != nil {
-			return fmt.Errorf("gormplugin: adding the length check of %s.%s: %w", stmt.Table, field.DBName, err)
+			return fmt.Errorf("gormplugin: adding the length check of %s.%s: %w", table, field.DBName, err)
 		}
 	}
 	return nil
@@ -258,15 +329,11 @@ func checkName(table, column string) string {
 // checkTextColumnOrder asks PostgreSQL whether the column's collation
 // sorts base62 and hex digits by their bytes.
 func (m migrator) checkTextColumnOrder(value any, field *schema.Field) error {
-	stmt := &gorm.Statement{DB: m.db}
-	if err := stmt.Parse(value); err != nil {
-		return err
-	}
-	table := stmt.Table
+	tableSQL, table := m.tableOf(value)
 	var schemaName, collation string
 	err := m.db.Raw(`SELECT n.nspname, c.collname FROM pg_attribute a
 		JOIN pg_collation c ON c.oid = a.attcollation JOIN pg_namespace n ON n.oid = c.collnamespace
-		WHERE a.attrelid = to_regclass(?) AND a.attname = ?`, table, field.DBName).Row().Scan(&schemaName, &collation)
+		WHERE a.attrelid = to_regclass(?) AND a.attname = ?`, tableSQL, field.DBName).Row().Scan(&schemaName, &collation)
 	if err != nil {
 		return fmt.Errorf("gormplugin: reading the collation of %s.%s: %w", table, field.DBName, err)
 	}

@@ -30,34 +30,47 @@
 // ObjectIDs come from objectid.New. WithGenerator and
 // WithObjectIDGenerator replace either.
 //
-// AutoMigrate gives ID fields without a `gorm:"type:..."` tag a column that
-// keeps time order under ORDER BY, whatever the database's default
-// collation:
+// AutoMigrate gives ID fields (the ID types and their Null types) without a
+// `gorm:"type:..."` tag a column that keeps time order under ORDER BY,
+// whatever the database's default collation:
 //
-//   - PostgreSQL: bytea with a CHECK constraint on its length (20 or 12
-//     bytes). The IDs go in as their raw bytes through
-//     gorm.io/driver/postgres as it is usually opened, postgres.Open(dsn);
-//     with PreferSimpleProtocol (PgBouncer) pgx sends the text form, and the
-//     check makes that an error instead of a second stored format.
+//   - PostgreSQL: the ksuid or objectid domain where `sortid sql` (or
+//     sqltype.Install) has installed it, the same type as tables made with
+//     SQL; otherwise bytea with a CHECK constraint on its length (20 or 12
+//     bytes), on the table AutoMigrate works on (db.Table(...), a
+//     schema-qualified TableName).
 //   - SQLite: text (bytewise by default).
 //   - MySQL: char(27) or char(24) CHARACTER SET ascii COLLATE ascii_bin,
 //     the text form that the IDs' Value method writes through any driver.
 //
-// On PostgreSQL an existing text ID column is never converted: GORM's cast
-// would turn each ID's text into 27 bytes. A text column under a
-// collation that sorts IDs by their bytes (such as "C", which earlier
-// versions of the plugin created) is kept; under any other collation
-// AutoMigrate fails with an error that wraps ErrMisorderingColumn and
-// names the column and the fix. To do all this the plugin wraps
-// db.Dialector; code that type-asserts db.Dialector to a concrete driver
-// type sees the wrapper.
+// # PostgreSQL: IDs go as bytes
+//
+// On PostgreSQL the plugin sends every ID value GORM binds (a field, a
+// Where argument, a pointer, a Null type) as its raw bytes, so that GORM
+// opened as users open it, postgres.Open(dsn) with no hook, reads and
+// writes the binary columns right in the default mode and with
+// PreferSimpleProtocol (PgBouncer) alike. A string compared with an ID
+// column, Where("id = ?", s), First(&o, "id = ?", s), IN and BETWEEN
+// included, is parsed as that column's ID: the row is found, or the query
+// fails with the parse error; it never matches the string's own bytes.
+//
+// An existing text ID column is never converted: GORM's cast would turn
+// each ID's text into 27 bytes. AutoMigrate fails on one with an error
+// wrapping ErrTextIDColumn that names the column and the conversion
+// (ErrMisorderingColumn where its collation also misorders IDs). A
+// database that keeps its ID columns as text uses WithTextIDColumns; a
+// model with a text type tag on its ID field gets its IDs sent as text.
+// To do all this the plugin wraps db.Dialector; code that type-asserts
+// db.Dialector to a concrete driver type sees the wrapper.
 //
 // # Upserts
 //
 // With clause.OnConflict{DoUpdates: ...} or UpdateAll, a row that already
 // exists keeps its ID, and the struct must end up holding that ID rather
 // than the one the plugin made. On PostgreSQL and SQLite the plugin adds a
-// RETURNING clause for the ID columns. MySQL has no RETURNING: there the
+// RETURNING clause for the ID columns; where the update has a WHERE, which
+// may skip rows that RETURNING then leaves out, it reads the IDs back by
+// the conflict columns after the upsert instead. MySQL has no RETURNING: there the
 // plugin reads the IDs back by the conflict columns, so name them in
 // OnConflict.Columns (MySQL itself ignores them). An upsert on MySQL that
 // names none is an error wrapping ErrUpsertID when it could leave a struct
@@ -69,8 +82,8 @@
 //
 // # What it does not do
 //
-// It does not fill IDs on Update, or in raw SQL (Exec). It does not use
-// the ksuid and objectid domains of sqltype.InstallSQL: pgx needs
-// sqltype.AfterConnect to write into them, which postgres.Open(dsn) does
-// not run.
+// It does not fill IDs on Update, or in raw SQL (Exec). It does not
+// convert existing columns between text, bytea and the domains: that is
+// ALTER TABLE orders ALTER COLUMN id TYPE ksuid USING id::ksuid (from
+// bytea) or USING ksuid_from_text(id) (from text).
 package gormplugin

@@ -11,13 +11,20 @@ import (
 	"gorm.io/gorm/schema"
 )
 
-// ErrUpsertID is wrapped by the error of an upsert on MySQL whose rows'
-// IDs the plugin cannot tell: MySQL has no RETURNING, and an updated row
-// keeps its own ID, not the one the plugin made for the record.
+// ErrUpsertID is wrapped by the error of an upsert whose rows' IDs the
+// plugin cannot tell: on MySQL, which has no RETURNING, or where the
+// update has a WHERE that may skip rows, an updated or skipped row keeps
+// its own ID, not the one the plugin made for the record, and without
+// conflict columns the plugin cannot read it back.
 var ErrUpsertID = errors.New("the IDs of the rows an upsert updated are unknown")
 
 // settingMadeIDs marks a statement in which the plugin made an ID.
 const settingMadeIDs = "sortid:made_ids"
+
+// settingReadBackUpsert holds the upsert clause of a create on PostgreSQL
+// or SQLite whose IDs are read back after it ran: one whose DO UPDATE has
+// a WHERE (see returnIDsOnConflict).
+const settingReadBackUpsert = "sortid:read_back_upsert"
 
 // settingMySQLUpsert holds, from before the statement is built, the
 // upsert clause of a create on MySQL that updates rows on conflict: the
@@ -64,7 +71,7 @@ func records(db *gorm.DB) []reflect.Value {
 	return nil
 }
 
-// refuseBlindMySQLUpsert notes an upsert on MySQL for mysqlUpsertIDs,
+// refuseBlindMySQLUpsert notes an upsert on MySQL for readBackUpsertIDs,
 // and fails one of several records that names no conflict columns before
 // it runs: afterwards neither the plugin nor the caller could tell which
 // records got which row's ID.
@@ -80,18 +87,21 @@ func refuseBlindMySQLUpsert(db *gorm.DB) {
 	}
 }
 
-// mysqlUpsertIDs runs after an upsert on MySQL and puts each row's ID into
-// its record. With the conflict columns named, it reads the IDs back by
-// them. Without, a single record that was inserted (one row affected)
-// already holds its row's ID; one that updated a row is an error, which
-// rolls the upsert back in GORM's default transaction.
-func mysqlUpsertIDs(db *gorm.DB) {
+// readBackUpsertIDs runs after an upsert on MySQL, or one on PostgreSQL
+// or SQLite whose update has a WHERE, and puts each row's ID into its
+// record. With the conflict columns named, it reads the IDs back by them.
+// Without, a single record that was inserted (one row affected) already
+// holds its row's ID; one that updated a row is an error, which rolls the
+// upsert back in GORM's default transaction.
+func readBackUpsertIDs(db *gorm.DB) {
 	if db.Error != nil || db.Statement.Schema == nil {
 		return
 	}
 	v, ok := db.Statement.Settings.Load(settingMySQLUpsert)
 	if !ok {
-		return
+		if v, ok = db.Statement.Settings.Load(settingReadBackUpsert); !ok {
+			return
+		}
 	}
 	onConflict := v.(clause.OnConflict)
 	recs := records(db)
@@ -99,8 +109,8 @@ func mysqlUpsertIDs(db *gorm.DB) {
 		return // a map's ID is the caller's to read back
 	}
 	if len(onConflict.Columns) == 0 {
-		if len(recs) == 1 && db.RowsAffected != 1 {
-			db.AddError(fmt.Errorf("gormplugin: upsert of a %s record on MySQL updated an existing row: %w; name the unique columns that conflict in clause.OnConflict{Columns: ...}, and the plugin reads the ID back by them",
+		if len(recs) > 1 || db.RowsAffected != 1 {
+			db.AddError(fmt.Errorf("gormplugin: upsert of %s records that updated or skipped a row: %w; name the unique columns that conflict in clause.OnConflict{Columns: ...}, and the plugin reads the IDs back by them",
 				db.Statement.Schema.Name, ErrUpsertID))
 		}
 		return
@@ -118,7 +128,7 @@ func readBackIDs(db *gorm.DB, columns []clause.Column, recs []reflect.Value) err
 	keyFields := make([]*schema.Field, len(columns))
 	for i, c := range columns {
 		if keyFields[i] = s.LookUpField(c.Name); keyFields[i] == nil {
-			return fmt.Errorf("gormplugin: upsert on MySQL: conflict column %q is not a field of %s", c.Name, s.Name)
+			return fmt.Errorf("gormplugin: upsert: conflict column %q is not a field of %s", c.Name, s.Name)
 		}
 	}
 	ids := idFields(s)
@@ -127,10 +137,10 @@ func readBackIDs(db *gorm.DB, columns []clause.Column, recs []reflect.Value) err
 	var vars []any
 	selected := make([]string, 0, len(ids)+len(keyFields))
 	for _, f := range append(append([]*schema.Field{}, ids...), keyFields...) {
-		selected = append(selected, "`"+f.DBName+"`")
+		selected = append(selected, db.Statement.Quote(f.DBName))
 	}
 	keyNames := selected[len(ids):]
-	sql.WriteString("SELECT " + strings.Join(selected, ", ") + " FROM `" + db.Statement.Table + "` WHERE (" + strings.Join(keyNames, ", ") + ") IN (")
+	sql.WriteString("SELECT " + strings.Join(selected, ", ") + " FROM " + db.Statement.Quote(db.Statement.Table) + " WHERE (" + strings.Join(keyNames, ", ") + ") IN (")
 	tuple := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(keyFields)), ", ") + ")"
 	for i, rec := range recs {
 		if i > 0 {
@@ -146,7 +156,7 @@ func readBackIDs(db *gorm.DB, columns []clause.Column, recs []reflect.Value) err
 
 	rows, err := db.Session(&gorm.Session{NewDB: true}).Raw(sql.String(), vars...).Rows()
 	if err != nil {
-		return fmt.Errorf("gormplugin: reading back the IDs of an upsert on MySQL: %w", err)
+		return fmt.Errorf("gormplugin: reading back the IDs of an upsert: %w", err)
 	}
 	defer rows.Close()
 	found := make(map[string][]reflect.Value)
@@ -162,12 +172,12 @@ func readBackIDs(db *gorm.DB, columns []clause.Column, recs []reflect.Value) err
 			dest = append(dest, &keys[i])
 		}
 		if err := rows.Scan(dest...); err != nil {
-			return fmt.Errorf("gormplugin: reading back the IDs of an upsert on MySQL: %w", err)
+			return fmt.Errorf("gormplugin: reading back the IDs of an upsert: %w", err)
 		}
 		found[keyOf(keys)] = idValues
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("gormplugin: reading back the IDs of an upsert on MySQL: %w", err)
+		return fmt.Errorf("gormplugin: reading back the IDs of an upsert: %w", err)
 	}
 	for _, rec := range recs {
 		keys := make([]any, len(keyFields))
@@ -176,7 +186,7 @@ func readBackIDs(db *gorm.DB, columns []clause.Column, recs []reflect.Value) err
 		}
 		idValues, ok := found[keyOf(keys)]
 		if !ok {
-			return fmt.Errorf("gormplugin: upsert on MySQL: no row has %s %v after it: %w", s.Name, keys, ErrUpsertID)
+			return fmt.Errorf("gormplugin: upsert: no row has %s %v after it: %w", s.Name, keys, ErrUpsertID)
 		}
 		for i, f := range ids {
 			value := idValues[i]

@@ -20,10 +20,20 @@ import (
 type Plugin struct {
 	newKSUID    func() (ksuid.KSUID, error)
 	newObjectID func() (objectid.ObjectID, error)
+	textIDs     bool
 }
 
 // An Option configures the Plugin.
 type Option func(*Plugin)
+
+// WithTextIDColumns is for a PostgreSQL database that keeps its ID columns
+// as text (text COLLATE "C", which earlier versions of the plugin made):
+// the plugin then sends IDs as their text form, as GORM does without it,
+// and AutoMigrate keeps such columns. By default it sends IDs as bytes,
+// which the binary columns it makes need; see dialector.BindVarTo.
+func WithTextIDColumns() Option {
+	return func(p *Plugin) { p.textIDs = true }
+}
 
 // WithGenerator makes the plugin take KSUIDs from g. The default is
 // ksuid.NewGenerator(ksuid.WithMonotonic()): see New.
@@ -67,7 +77,7 @@ func (*Plugin) Name() string { return "sortid" }
 // types.
 func (p *Plugin) Initialize(db *gorm.DB) error {
 	if _, ok := db.Dialector.(dialector); !ok {
-		db.Dialector = dialector{db.Dialector}
+		db.Dialector = dialector{Dialector: db.Dialector, textIDs: p.textIDs}
 	}
 	err := db.Callback().Create().
 		After("gorm:before_create").
@@ -79,7 +89,7 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	return db.Callback().Create().
 		After("gorm:create").
 		Before("gorm:commit_or_rollback_transaction").
-		Register("sortid:mysql_upsert_ids", mysqlUpsertIDs)
+		Register("sortid:upsert_ids", readBackUpsertIDs)
 }
 
 // Tag is the struct tag that asks the plugin to fill a field other than
@@ -102,11 +112,25 @@ func idFields(s *schema.Schema) []*schema.Field {
 }
 
 var (
-	tKSUID    = reflect.TypeFor[ksuid.KSUID]()
-	tObjectID = reflect.TypeFor[objectid.ObjectID]()
+	tKSUID        = reflect.TypeFor[ksuid.KSUID]()
+	tObjectID     = reflect.TypeFor[objectid.ObjectID]()
+	tNullKSUID    = reflect.TypeFor[ksuid.NullKSUID]()
+	tNullObjectID = reflect.TypeFor[objectid.NullObjectID]()
 )
 
+// isIDType reports whether t is an ID type the plugin fills.
 func isIDType(t reflect.Type) bool { return t == tKSUID || t == tObjectID }
+
+// isColumnIDType reports whether a field of type t (pointers removed) is
+// an ID column, whose type AutoMigrate chooses: the ID types and their
+// Null types.
+func isColumnIDType(t reflect.Type) bool {
+	return isIDType(t) || t == tNullKSUID || t == tNullObjectID
+}
+
+// isKSUIDColumn reports whether an ID column of type t holds KSUIDs
+// (rather than ObjectIDs).
+func isKSUIDColumn(t reflect.Type) bool { return t == tKSUID || t == tNullKSUID }
 
 // newID returns a new ID of type t.
 func (p *Plugin) newID(t reflect.Type) (any, error) {
@@ -237,7 +261,11 @@ func (p *Plugin) fillMap(db *gorm.DB, fields []*schema.Field, m reflect.Value) {
 // returnIDsOnConflict makes an upsert report the IDs of the rows it
 // updated: with ON CONFLICT ... DO UPDATE the row keeps the ID it had, so
 // the ID the plugin assigned must be replaced by the stored one. RETURNING
-// does that on PostgreSQL and SQLite; elsewhere see the package docs.
+// does that on PostgreSQL and SQLite, unless the update has a WHERE: a row
+// whose update it skips is not returned, and GORM hands the returned rows
+// to the records by position, so that a record would get the next row's
+// ID. Such an upsert reads the IDs back by its conflict columns after it
+// ran (readBackUpsertIDs); elsewhere see the package docs.
 func (p *Plugin) returnIDsOnConflict(db *gorm.DB, fields []*schema.Field) {
 	c, ok := db.Statement.Clauses["ON CONFLICT"]
 	if !ok {
@@ -250,6 +278,10 @@ func (p *Plugin) returnIDsOnConflict(db *gorm.DB, fields []*schema.Field) {
 	switch db.Dialector.Name() {
 	case "postgres", "sqlite":
 	default:
+		return
+	}
+	if len(onConflict.Where.Exprs) > 0 {
+		db.Statement.Settings.Store(settingReadBackUpsert, onConflict)
 		return
 	}
 	returning := clause.Returning{}

@@ -281,6 +281,45 @@ func TestUpsertKeepsRowID(t *testing.T) {
 	}
 }
 
+// An upsert whose update has a WHERE skips some rows, which RETURNING then
+// leaves out; each struct must still hold its own row's ID (GORM handed
+// the returned rows to the structs by position: b got c's ID).
+func TestUpsertWhereSkipsARow(t *testing.T) {
+	db := open(t)
+	old := []User{{Name: "a", Email: "a@x"}, {Name: "b", Email: "b@x"}}
+	if err := db.Create(&old).Error; err != nil {
+		t.Fatal(err)
+	}
+	batch := []User{{Name: "a2", Email: "a@x"}, {Name: "b2", Email: "b@x"}, {Name: "c", Email: "c@x"}}
+	err := db.Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "email"}},
+		DoUpdates: clause.AssignmentColumns([]string{"name"}),
+		Where:     clause.Where{Exprs: []clause.Expression{clause.Neq{Column: clause.Column{Table: "excluded", Name: "name"}, Value: "b2"}}},
+	}).Create(&batch).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range batch {
+		if got := stored(t, db, u.Email); u.ID != got {
+			t.Errorf("%s: the struct holds %v, the row %v", u.Email, u.ID, got)
+		}
+	}
+	if batch[0].ID != old[0].ID || batch[1].ID != old[1].ID {
+		t.Errorf("updated and skipped rows keep their IDs: got %v, %v; want %v, %v", batch[0].ID, batch[1].ID, old[0].ID, old[1].ID)
+	}
+	// One record whose update is skipped: no row comes back, and the
+	// struct must not keep an ID no row has.
+	one := User{Name: "b2", Email: "b@x"}
+	err = db.Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "email"}},
+		DoUpdates: clause.AssignmentColumns([]string{"name"}),
+		Where:     clause.Where{Exprs: []clause.Expression{clause.Neq{Column: clause.Column{Table: "excluded", Name: "name"}, Value: "b2"}}},
+	}).Create(&one).Error
+	if err != nil || one.ID != old[1].ID {
+		t.Errorf("skipped single upsert: %v (%v), want %v", one.ID, err, old[1].ID)
+	}
+}
+
 func TestWithGenerator(t *testing.T) {
 	at := time.Date(2020, 2, 2, 2, 2, 2, 0, time.UTC)
 	g := ksuid.NewGenerator(ksuid.WithClock(func() time.Time { return at }))

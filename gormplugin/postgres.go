@@ -1,0 +1,184 @@
+package gormplugin
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+	"gorm.io/gorm/schema"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
+)
+
+// ErrTextIDColumn is wrapped by the AutoMigrate error for an existing
+// PostgreSQL ID column of a text type whose field has no type tag: the
+// plugin sends IDs to PostgreSQL as bytes, which such a column would read
+// as text that no row holds.
+var ErrTextIDColumn = errors.New("ID column of a text type")
+
+// BindVarTo writes the placeholder of the value GORM has just added to
+// stmt.Vars. On PostgreSQL the plugin first turns an ID there into its raw
+// bytes (nil for NULL), and a string compared with an ID column into the
+// ID's bytes, or an error if it is not that ID's text form.
+//
+// PostgreSQL needs the bytes: the columns the plugin makes are binary (the
+// ksuid and objectid domains of `sortid sql`, or bytea), and the text form
+// that an ID's driver.Valuer gives would be read there as 27 (24) other
+// bytes wherever pgx cannot name the column type: in the simple protocol
+// (PreferSimpleProtocol, PgBouncer) every lookup missed and
+// Where("id < ?", t) matched every row, and a domain column, which
+// postgres.Open's connections do not know, refused every write. As bytes,
+// pgx sends the \x form there, which PostgreSQL reads as the ID in a bytea
+// or domain column. A model that keeps an ID column as text says so with a
+// type tag (gorm:"type:text"), and its IDs go as text; a database that
+// keeps them all as text says so with WithTextIDColumns.
+func (d dialector) BindVarTo(writer clause.Writer, stmt *gorm.Statement, v any) {
+	if d.Dialector.Name() == "postgres" && !d.textIDs {
+		bindPostgres(writer, stmt, v)
+	}
+	d.Dialector.BindVarTo(writer, stmt, v)
+}
+
+// bindPostgres replaces the last of stmt.Vars, which GORM has just added
+// as v, with what PostgreSQL must be sent for it.
+func bindPostgres(writer clause.Writer, stmt *gorm.Statement, v any) {
+	last := len(stmt.Vars) - 1
+	if last < 0 || stmt.Schema != nil && hasTextIDColumn(stmt.Schema) {
+		return
+	}
+	switch id := v.(type) {
+	case ksuid.KSUID, *ksuid.KSUID, ksuid.NullKSUID, objectid.ObjectID, *objectid.ObjectID, objectid.NullObjectID:
+		if stmt.Vars[last] == v {
+			stmt.Vars[last] = idBytes(id)
+		}
+	case string:
+		if stmt.Vars[last] != v || stmt.Schema == nil || writer != clause.Writer(stmt) {
+			return
+		}
+		field := idColumnBefore(stmt)
+		if field == nil {
+			return
+		}
+		b, err := parseIDText(field, id)
+		if err != nil {
+			stmt.AddError(fmt.Errorf("gormplugin: a string compared with the ID column %s.%s: %w", stmt.Table, field.DBName, err))
+			return
+		}
+		stmt.Vars[last] = b
+	}
+}
+
+// idBytes returns a copy of the bytes of an ID value, or nil for NULL.
+func idBytes(v any) any {
+	switch id := v.(type) {
+	case ksuid.KSUID:
+		return id.Bytes()
+	case *ksuid.KSUID:
+		if id != nil {
+			return id.Bytes()
+		}
+	case ksuid.NullKSUID:
+		if id.Valid {
+			return id.KSUID.Bytes()
+		}
+	case objectid.ObjectID:
+		return id.Bytes()
+	case *objectid.ObjectID:
+		if id != nil {
+			return id.Bytes()
+		}
+	case objectid.NullObjectID:
+		if id.Valid {
+			return id.ObjectID.Bytes()
+		}
+	}
+	return nil
+}
+
+// parseIDText parses s as the text form of field's ID type.
+func parseIDText(field *schema.Field, s string) ([]byte, error) {
+	if isKSUIDColumn(field.IndirectFieldType) {
+		id, err := ksuid.Parse(s)
+		return id[:], err
+	}
+	id, err := objectid.Parse(s)
+	return id[:], err
+}
+
+// hasTextIDColumn reports whether s has an ID field whose type tag makes
+// its column text.
+func hasTextIDColumn(s *schema.Schema) bool {
+	for _, f := range s.Fields {
+		if !isColumnIDType(f.IndirectFieldType) {
+			continue
+		}
+		t := strings.ToLower(f.TagSettings["TYPE"])
+		if strings.Contains(t, "text") || strings.Contains(t, "char") {
+			return true
+		}
+	}
+	return false
+}
+
+// idColumnBefore returns the ID field of stmt's model whose column the
+// SQL written so far compares with the placeholder about to be written:
+// `col = ?`, `col < ?` (and <=, >, >=, <>, !=), `col IN (?, ?)`,
+// `col BETWEEN ? AND ?`, the column quoted or not, with or without its
+// table. It returns nil for anything else.
+func idColumnBefore(stmt *gorm.Statement) *schema.Field {
+	sql := stmt.SQL.String()
+	if len(sql) > 256 {
+		sql = sql[len(sql)-256:]
+	}
+	rest := strings.TrimRight(sql, " ")
+	// Earlier placeholders of an IN list or a BETWEEN.
+	for {
+		trimmed := strings.TrimRight(rest, " ,(")
+		if i := strings.LastIndexAny(trimmed, " ,($"); i >= 0 && trimmed[i] == '$' && isDigits(trimmed[i+1:]) {
+			rest = trimmed[:i]
+			continue
+		}
+		if upper := strings.ToUpper(trimmed); strings.HasSuffix(upper, " AND") && strings.Contains(upper, " BETWEEN ") {
+			rest = trimmed[:len(trimmed)-4]
+			continue
+		}
+		rest = trimmed
+		break
+	}
+	upper := strings.ToUpper(rest)
+	op := ""
+	for _, o := range []string{"<=", ">=", "<>", "!=", "=", "<", ">", " IN", " BETWEEN"} {
+		if strings.HasSuffix(upper, o) {
+			op = o
+			break
+		}
+	}
+	if op == "" {
+		return nil
+	}
+	rest = strings.TrimRight(rest[:len(rest)-len(op)], " ")
+	i := strings.LastIndexAny(rest, " (,")
+	column := rest[i+1:]
+	if j := strings.LastIndexByte(column, '.'); j >= 0 {
+		column = column[j+1:]
+	}
+	column = strings.Trim(column, `"`)
+	for _, f := range stmt.Schema.Fields {
+		if f.DBName == column && isColumnIDType(f.IndirectFieldType) {
+			return f
+		}
+	}
+	return nil
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
