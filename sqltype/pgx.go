@@ -26,7 +26,7 @@ func Register(m *pgtype.Map) {
 	// underneath, or fall back to driver.Valuer.
 	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapAsBytes, tryWrapAsText}, m.TryWrapEncodePlanFuncs...)
 
-	registerUntyped(m, untypedRefusePlan)
+	registerUntyped(m, refuseCodec{})
 }
 
 // AfterConnect registers the ID types on a new connection, and the

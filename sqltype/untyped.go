@@ -26,8 +26,9 @@ var ErrUntypedParameter = errors.New("sqltype: ID parameter of unknown column ty
 
 // untypedOID is the OID of the placeholder type that Register names for
 // the ID types' values, which pgx consults only where it does not know
-// the parameter's type. No PostgreSQL type has it: the server hands out
-// OIDs upwards from 16384 and wraps around long before this one.
+// the parameter's type. PostgreSQL hands out OIDs upwards from 16384, and
+// reaches this one only after some four billion objects; should a real
+// type ever have it, a parameter of that type refuses IDs too, loudly.
 const untypedOID = 0xFFFF_FF00
 
 // registerUntyped makes pgx consult plan for an ID parameter of unknown
@@ -50,10 +51,9 @@ func registerUntyped(m *pgtype.Map, codec pgtype.Codec) {
 	}
 }
 
-// untypedRefusePlan is the codec of Register's placeholder type: every
-// ID it is asked to encode is an ErrUntypedParameter error.
-var untypedRefusePlan pgtype.Codec = refuseCodec{}
-
+// refuseCodec is the codec of Register's placeholder type: every ID it is
+// asked to encode is an ErrUntypedParameter error, NULL is NULL, and other
+// values it leaves to pgx.
 type refuseCodec struct{ pgtype.ByteaCodec }
 
 func (refuseCodec) PlanEncode(m *pgtype.Map, oid uint32, format int16, value any) pgtype.EncodePlan {
