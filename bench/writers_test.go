@@ -29,7 +29,8 @@ import (
 //     service would. Here the server also sees rows out of order by
 //     roughly the rows in flight, whatever the ID.
 //
-// It compares random payloads (ksuid.New), the +1 sequence the monotonic
+// It compares 128-bit random payloads (other KSUID libraries), the +1
+// sequence the monotonic
 // generator made before (kept for comparison), today's monotonic
 // generator (fraction of the second, then random bytes), and, for the
 // concurrent case, UUIDv7 into a uuid column as the reference.
@@ -67,7 +68,7 @@ func BenchmarkPostgresWriters(b *testing.B) {
 			name, column string
 			gen          func() func() any
 		}{
-			{"random", "bytea", func() func() any { return func() any { return ksuid.New() } }},
+			{"random", "bytea", func() func() any { return func() any { return randomPayloadKSUID(time.Now()) } }},
 			{"plus-one", "bytea", func() func() any {
 				g := new(plusOneGenerator)
 				return func() any { return g.New() }
@@ -207,6 +208,19 @@ func writerRandom(b *testing.B, w, writers int) []ksuid.KSUID {
 	return ids
 }
 
+// randomPayloadKSUID returns a KSUID of the second of t with 16 random
+// payload bytes, the layout of other KSUID libraries (and of ksuid.New
+// before it ordered to the fraction of a second).
+func randomPayloadKSUID(t time.Time) ksuid.KSUID {
+	var payload [ksuid.PayloadSize]byte
+	rand.Read(payload[:])
+	id, err := ksuid.FromParts(t, payload[:])
+	if err != nil {
+		panic(err)
+	}
+	return id
+}
+
 // writerPlusOne is the old monotonic sequence on the simulated clock.
 func writerPlusOne(b *testing.B, w, writers int) []ksuid.KSUID {
 	ids := writerRandom(b, w, writers)
@@ -248,7 +262,7 @@ type plusOneGenerator struct {
 }
 
 func (g *plusOneGenerator) New() ksuid.KSUID {
-	id := ksuid.New()
+	id := randomPayloadKSUID(time.Now())
 	if id.Timestamp() > g.last.Timestamp() {
 		g.last = id
 		return id
