@@ -8,13 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	gormpostgres "gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"github.com/sortid/sortid/ksuid"
-	"github.com/sortid/sortid/sqltype"
 )
 
 // gormNote has a nullable KSUID column.
@@ -40,19 +38,11 @@ func TestGORMPostgresReads(t *testing.T) {
 	for _, domains := range []bool{true, false} {
 		for _, simple := range []bool{false, true} {
 			t.Run(fmt.Sprintf("domains=%v/simple=%v", domains, simple), func(t *testing.T) {
-				name := icuDatabase(t, ctx)
+				var name string
 				if domains {
-					cfg := servers.pgConfig.ConnConfig.Copy()
-					cfg.Database = name
-					conn, err := pgx.ConnectConfig(ctx, cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
-					err = sqltype.Install(ctx, conn, "")
-					conn.Close(ctx)
-					if err != nil {
-						t.Fatal(err)
-					}
+					name, _ = sortidDatabase(t, ctx)
+				} else {
+					name = icuDatabase(t, ctx)
 				}
 				db := openGORMWith(t, gormpostgres.New(gormpostgres.Config{DSN: gormDSN(name), PreferSimpleProtocol: simple}), simulatedTime())
 				if err := db.AutoMigrate(&gormUser{}, &gormOrder{}, &gormNote{}); err != nil {
@@ -151,21 +141,8 @@ func TestGORMPostgresReads(t *testing.T) {
 func TestOneTableForEveryTool(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
-	name := icuDatabase(t, ctx)
-	cfg := servers.pgConfig.ConnConfig.Copy()
-	cfg.Database = name
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if err := sqltype.Install(ctx, conn, ""); err != nil {
-		t.Fatal(err)
-	}
+	name, conn := sortidDatabase(t, ctx)
 	if _, err := conn.Exec(ctx, `CREATE TABLE orders (id ksuid PRIMARY KEY DEFAULT ksuid_generate(), item text NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := sqltype.AfterConnect(ctx, conn); err != nil {
 		t.Fatal(err)
 	}
 	type Order struct {

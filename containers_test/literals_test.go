@@ -18,10 +18,10 @@ import (
 	"github.com/sortid/sortid/sqltype"
 )
 
-// literalDB returns a connection to a database of t's own with sortid's
-// SQL installed and a table "orders" (id ksuid) of n KSUIDs one second
-// apart, oldest first, analyzed; and the IDs.
-func literalDB(t *testing.T, ctx context.Context, n int) (*pgx.Conn, []ksuid.KSUID) {
+// sortidDatabase creates a database of t's own (ICU default collation)
+// with sortid's SQL installed, and returns its name and a connection to
+// it with sqltype's AfterConnect run after the install.
+func sortidDatabase(t *testing.T, ctx context.Context) (string, *pgx.Conn) {
 	t.Helper()
 	cfg := servers.pgConfig.ConnConfig.Copy()
 	cfg.Database = icuDatabase(t, ctx)
@@ -36,6 +36,15 @@ func literalDB(t *testing.T, ctx context.Context, n int) (*pgx.Conn, []ksuid.KSU
 	if err := sqltype.AfterConnect(ctx, conn); err != nil {
 		t.Fatal(err)
 	}
+	return cfg.Database, conn
+}
+
+// literalDB returns a connection to a database of t's own with sortid's
+// SQL installed and a table "orders" (id ksuid) of n KSUIDs one second
+// apart, oldest first, analyzed; and the IDs.
+func literalDB(t *testing.T, ctx context.Context, n int) (*pgx.Conn, []ksuid.KSUID) {
+	t.Helper()
+	_, conn := sortidDatabase(t, ctx)
 	if _, err := conn.Exec(ctx, "CREATE TABLE orders (id ksuid PRIMARY KEY, n int NOT NULL DEFAULT 0)"); err != nil {
 		t.Fatal(err)
 	}
