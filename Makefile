@@ -1,10 +1,18 @@
 GO ?= go
 
-.PHONY: test integration bench bench-cli bench-postgres fuzz
+.PHONY: test check integration bench bench-cli bench-postgres fuzz
 
 # The project's test command; scripts/test.sh says what it runs.
 test:
 	GO=$(GO) scripts/test.sh
+
+# The one-minute loop while changing code: formatting, vet and the unit
+# tests of the library's module, nothing installed or started. make test
+# is what CI runs.
+check:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test ./...
 
 # Only the integration tests, with every container step shown. Unlike
 # make test, it leaves a dockerd it started running.
