@@ -127,7 +127,7 @@ func hasTextIDColumn(s *schema.Schema) bool {
 // SQL written so far compares with the placeholder about to be written:
 // `col = ?`, `col < ?` (and <=, >, >=, <>, !=), `col IN (?, ?)`,
 // `col BETWEEN ? AND ?`, the column quoted or not, with or without its
-// table. It returns nil for anything else.
+// table (this model's). It returns nil for anything else.
 func idColumnBefore(stmt *gorm.Statement) *schema.Field {
 	sql := stmt.SQL.String()
 	if len(sql) > 256 {
@@ -163,6 +163,10 @@ func idColumnBefore(stmt *gorm.Statement) *schema.Field {
 	i := strings.LastIndexAny(rest, " (,")
 	column := rest[i+1:]
 	if j := strings.LastIndexByte(column, '.'); j >= 0 {
+		// A column of another table (a join) is not this model's.
+		if table := strings.Trim(column[:j], `"`); table != stmt.Table && table != stmt.Schema.Table {
+			return nil
+		}
 		column = column[j+1:]
 	}
 	column = strings.Trim(column, `"`)

@@ -31,8 +31,8 @@ var ErrUntypedParameter = errors.New("sqltype: ID parameter of unknown column ty
 // type ever have it, a parameter of that type refuses IDs too, loudly.
 const untypedOID = 0xFFFF_FF00
 
-// registerUntyped makes pgx consult plan for an ID parameter of unknown
-// type, and its array type for slices of IDs.
+// registerUntyped makes pgx consult codec for an ID parameter of unknown
+// type, and an array of it for slices of IDs.
 func registerUntyped(m *pgtype.Map, codec pgtype.Codec) {
 	elem := &pgtype.Type{Name: "sortid_untyped_id", OID: untypedOID, Codec: codec}
 	m.RegisterType(elem)

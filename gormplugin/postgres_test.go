@@ -1,0 +1,54 @@
+package gormplugin
+
+import (
+	"sync"
+	"testing"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/schema"
+
+	"github.com/sortid/sortid/ksuid"
+)
+
+type columnModel struct {
+	ID     ksuid.KSUID
+	Parent ksuid.NullKSUID
+	Name   string
+}
+
+// idColumnBefore reads which column the SQL written so far compares with
+// the next placeholder; a string there is parsed as that column's ID.
+func TestIDColumnBefore(t *testing.T) {
+	s, err := schema.Parse(&columnModel{}, &sync.Map{}, schema.NamingStrategy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ sql, want string }{
+		{`SELECT * FROM "column_models" WHERE id = `, "id"},
+		{`SELECT * FROM "column_models" WHERE "column_models"."id" = `, "id"},
+		{`SELECT * FROM "column_models" WHERE id <> `, "id"},
+		{`SELECT * FROM "column_models" WHERE id >= `, "id"},
+		{`SELECT * FROM "column_models" WHERE id < `, "id"},
+		{`SELECT * FROM "column_models" WHERE id IN (`, "id"},
+		{`SELECT * FROM "column_models" WHERE id IN ($1,`, "id"},
+		{`SELECT * FROM "column_models" WHERE id IN ($1,$2,`, "id"},
+		{`SELECT * FROM "column_models" WHERE id BETWEEN `, "id"},
+		{`SELECT * FROM "column_models" WHERE id BETWEEN $1 AND `, "id"},
+		{`SELECT * FROM "column_models" WHERE (parent = `, "parent"},
+		{`SELECT * FROM "column_models" WHERE name = `, ""},             // not an ID column
+		{`SELECT * FROM "column_models" WHERE id = $1 AND name = `, ""}, // the last comparison counts
+		{`SELECT * FROM "column_models" JOIN users ON users.x = y WHERE users.id = `, ""},
+		{`SELECT * FROM "column_models" WHERE name LIKE `, ""},
+		{`INSERT INTO "column_models" ("id","parent","name") VALUES (`, ""},
+	} {
+		stmt := &gorm.Statement{Schema: s, Table: s.Table}
+		stmt.SQL.WriteString(tc.sql)
+		got := ""
+		if f := idColumnBefore(stmt); f != nil {
+			got = f.DBName
+		}
+		if got != tc.want {
+			t.Errorf("%s: column %q, want %q", tc.sql, got, tc.want)
+		}
+	}
+}
