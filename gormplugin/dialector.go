@@ -199,9 +199,9 @@ func (m migrator) AddColumn(value any, name string) error {
 }
 
 // MigrateColumn keeps AutoMigrate from changing the type of an existing
-// ID column on PostgreSQL. A ksuid or objectid domain column (which
-// PostgreSQL reports as bytea) and a bytea one are left as they are, the
-// latter with its length check. GORM would convert a text ID column with
+// ID column on PostgreSQL. Where the domains are installed, a domain
+// column (which PostgreSQL reports as bytea) and a bytea one keep their
+// type; a bytea column gets its length check. GORM would convert a text ID column with
 // a cast that turns each 27-character text into 27 bytes, a second format
 // that lookups by ID miss; and the plugin sends IDs to PostgreSQL as
 // bytes, which a text column would not find. So an untagged text ID
@@ -223,6 +223,13 @@ func (m migrator) MigrateColumn(value any, field *schema.Field, columnType gorm.
 			"or keep text ID columns with gormplugin.WithTextIDColumns()",
 			ErrTextIDColumn, table, field.DBName, table, field.DBName, idDomainName(field), idDomainName(field), field.DBName)
 	case "bytea":
+		// GORM would ALTER the column to the domain on every AutoMigrate:
+		// PostgreSQL reports a domain column as its base type, bytea.
+		if m.postgresDomain(isKSUIDColumn(field.IndirectFieldType)) == "" {
+			if err := m.Migrator.MigrateColumn(value, field, columnType); err != nil {
+				return err
+			}
+		}
 		return m.addLengthChecks(value, &field.DBName)
 	}
 	return m.Migrator.MigrateColumn(value, field, columnType)
