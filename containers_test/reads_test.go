@@ -190,60 +190,43 @@ type idSet struct {
 var paramForms = []string{"ID", "pointer", "Null", "string"}
 
 func ksuidSet(t *testing.T, base time.Time, n int) idSet {
-	s := idSet{name: "KSUID", domain: "ksuid"}
-	for i := range n {
-		id, err := ksuid.NewAt(base.Add(time.Duration(i) * time.Second))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.ids, s.raw = append(s.ids, id), append(s.raw, id.Bytes())
-	}
-	s.minAt = func(i int) any { return ksuid.MustMinAt(s.ids[i].(ksuid.KSUID).Time()) }
-	s.maxAt = func(i int) any { return ksuid.MustMaxAt(s.ids[i].(ksuid.KSUID).Time()) }
-	s.form = func(form string, v any) any {
-		id := v.(ksuid.KSUID)
-		switch form {
-		case "pointer":
-			return &id
-		case "Null":
-			return ksuid.NullKSUID{KSUID: id, Valid: true}
-		case "string":
-			return id.String()
-		}
-		return id
-	}
-	s.slice = func(form string, vs []any) any {
-		switch form {
-		case "pointer":
-			return mapAll(vs, func(v any) *ksuid.KSUID { id := v.(ksuid.KSUID); return &id })
-		case "Null":
-			return mapAll(vs, func(v any) ksuid.NullKSUID { return ksuid.NullKSUID{KSUID: v.(ksuid.KSUID), Valid: true} })
-		case "string":
-			return mapAll(vs, func(v any) string { return v.(ksuid.KSUID).String() })
-		}
-		return mapAll(vs, func(v any) ksuid.KSUID { return v.(ksuid.KSUID) })
-	}
-	return s
+	return newIDSet(t, "KSUID", "ksuid", base, n, ksuid.NewAt, ksuid.MustMinAt, ksuid.MustMaxAt,
+		func(id ksuid.KSUID) ksuid.NullKSUID { return ksuid.NullKSUID{KSUID: id, Valid: true} })
 }
 
 func objectIDSet(t *testing.T, base time.Time, n int) idSet {
-	s := idSet{name: "ObjectID", domain: "objectid"}
+	return newIDSet(t, "ObjectID", "objectid", base, n, objectid.NewAt, objectid.MustMinAt, objectid.MustMaxAt,
+		func(id objectid.ObjectID) objectid.NullObjectID {
+			return objectid.NullObjectID{ObjectID: id, Valid: true}
+		})
+}
+
+// newIDSet makes n IDs of type T one second apart from base, and the
+// parameter forms of them: T, *T, the Null type N, and the text form.
+func newIDSet[T interface {
+	comparable
+	String() string
+	Bytes() []byte
+	Time() time.Time
+}, N any](t *testing.T, name, domain string, base time.Time, n int,
+	newAt func(time.Time) (T, error), minAt, maxAt func(time.Time) T, null func(T) N) idSet {
+	s := idSet{name: name, domain: domain}
 	for i := range n {
-		id, err := objectid.NewAt(base.Add(time.Duration(i) * time.Second))
+		id, err := newAt(base.Add(time.Duration(i) * time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.ids, s.raw = append(s.ids, id), append(s.raw, id.Bytes())
 	}
-	s.minAt = func(i int) any { return objectid.MustMinAt(s.ids[i].(objectid.ObjectID).Time()) }
-	s.maxAt = func(i int) any { return objectid.MustMaxAt(s.ids[i].(objectid.ObjectID).Time()) }
+	s.minAt = func(i int) any { return minAt(s.ids[i].(T).Time()) }
+	s.maxAt = func(i int) any { return maxAt(s.ids[i].(T).Time()) }
 	s.form = func(form string, v any) any {
-		id := v.(objectid.ObjectID)
+		id := v.(T)
 		switch form {
 		case "pointer":
 			return &id
 		case "Null":
-			return objectid.NullObjectID{ObjectID: id, Valid: true}
+			return null(id)
 		case "string":
 			return id.String()
 		}
@@ -252,15 +235,13 @@ func objectIDSet(t *testing.T, base time.Time, n int) idSet {
 	s.slice = func(form string, vs []any) any {
 		switch form {
 		case "pointer":
-			return mapAll(vs, func(v any) *objectid.ObjectID { id := v.(objectid.ObjectID); return &id })
+			return mapAll(vs, func(v any) *T { id := v.(T); return &id })
 		case "Null":
-			return mapAll(vs, func(v any) objectid.NullObjectID {
-				return objectid.NullObjectID{ObjectID: v.(objectid.ObjectID), Valid: true}
-			})
+			return mapAll(vs, func(v any) N { return null(v.(T)) })
 		case "string":
-			return mapAll(vs, func(v any) string { return v.(objectid.ObjectID).String() })
+			return mapAll(vs, func(v any) string { return v.(T).String() })
 		}
-		return mapAll(vs, func(v any) objectid.ObjectID { return v.(objectid.ObjectID) })
+		return mapAll(vs, func(v any) T { return v.(T) })
 	}
 	return s
 }
