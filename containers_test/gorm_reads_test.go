@@ -15,11 +15,13 @@ import (
 	"github.com/sortid/sortid/ksuid"
 )
 
-// gormNote has a nullable KSUID column.
+// gormNote has a nullable KSUID column, and a text column Ref that holds
+// another service's KSUIDs as text.
 type gormNote struct {
 	ID     ksuid.KSUID
 	Parent ksuid.NullKSUID
 	Text   string
+	Ref    string
 }
 
 var errRollback = errors.New("roll back")
@@ -120,7 +122,7 @@ func TestGORMPostgresReads(t *testing.T) {
 					t.Fatal(err)
 				}
 				// A nullable KSUID column: NULL and a value, by the Null type.
-				notes := []gormNote{{Text: "root"}, {Text: "child", Parent: ksuid.NullKSUID{KSUID: id, Valid: true}}}
+				notes := []gormNote{{Text: "root", Ref: id.String()}, {Text: "child", Parent: ksuid.NullKSUID{KSUID: id, Valid: true}}}
 				if err := db.Create(&notes).Error; err != nil {
 					t.Fatal(err)
 				}
@@ -130,6 +132,12 @@ func TestGORMPostgresReads(t *testing.T) {
 				db.Model(&gormNote{}).Where("parent IS NULL").Count(&nulls)
 				if n != 1 || nulls != 1 {
 					t.Errorf("by the Null type %d rows, NULL parents %d; want 1 and 1", n, nulls)
+				}
+				// An ID compared with a text column of the model keeps its
+				// text form.
+				var refs int64
+				if err := db.Model(&gormNote{}).Where("ref = ?", id).Count(&refs).Error; err != nil || refs != 1 {
+					t.Errorf("a text column by an ID: %d rows (%v), want 1", refs, err)
 				}
 			})
 		}

@@ -54,6 +54,10 @@
 // included, is parsed as that column's ID: the row is found, or the query
 // fails with the parse error; it never matches the string's own bytes.
 //
+// An ID compared with a column of the model that is not an ID field (a
+// string field's column) keeps its text form; in raw SQL against a text
+// column that no model describes, pass id.String().
+//
 // An existing text ID column is never converted: GORM's cast would turn
 // each ID's text into 27 bytes. AutoMigrate fails on one with an error
 // wrapping ErrTextIDColumn that names the column and the conversion

@@ -32,9 +32,12 @@ var ErrTextIDColumn = errors.New("ID column of a text type")
 // Where("id < ?", t) matched every row, and a domain column, which
 // postgres.Open's connections do not know, refused every write. As bytes,
 // pgx sends the \x form there, which PostgreSQL reads as the ID in a bytea
-// or domain column. A model that keeps an ID column as text says so with a
-// type tag (gorm:"type:text"), and its IDs go as text; a database that
-// keeps them all as text says so with WithTextIDColumns.
+// or domain column. An ID compared with a column of the model that is no
+// ID column (a string field's text column) keeps its text form. A model
+// that keeps an ID column as text says so with a type tag
+// (gorm:"type:text"), and its IDs go as text; a database that keeps them
+// all as text says so with WithTextIDColumns. Raw SQL against a text
+// column of no model gets the bytes: pass id.String() there.
 func (d dialector) BindVarTo(writer clause.Writer, stmt *gorm.Statement, v any) {
 	if d.Dialector.Name() == "postgres" && !d.textIDs {
 		bindPostgres(writer, stmt, v)
@@ -49,17 +52,26 @@ func bindPostgres(writer clause.Writer, stmt *gorm.Statement, v any) {
 	if last < 0 || stmt.Schema != nil && hasTextIDColumn(stmt.Schema) {
 		return
 	}
+	lookBack := stmt.Schema != nil && writer == clause.Writer(stmt)
 	switch id := v.(type) {
 	case ksuid.KSUID, *ksuid.KSUID, ksuid.NullKSUID, objectid.ObjectID, *objectid.ObjectID, objectid.NullObjectID:
-		if stmt.Vars[last] == v {
-			stmt.Vars[last] = idBytes(id)
-		}
-	case string:
-		if stmt.Vars[last] != v || stmt.Schema == nil || writer != clause.Writer(stmt) {
+		if stmt.Vars[last] != v {
 			return
 		}
-		field := idColumnBefore(stmt)
-		if field == nil {
+		// An ID compared with a column of the model that is no ID column
+		// (a text one, say) keeps its text form.
+		if lookBack {
+			if f := columnBefore(stmt); f != nil && !isColumnIDType(f.IndirectFieldType) {
+				return
+			}
+		}
+		stmt.Vars[last] = idBytes(id)
+	case string:
+		if stmt.Vars[last] != v || !lookBack {
+			return
+		}
+		field := columnBefore(stmt)
+		if field == nil || !isColumnIDType(field.IndirectFieldType) {
 			return
 		}
 		b, err := parseIDText(field, id)
@@ -123,12 +135,12 @@ func hasTextIDColumn(s *schema.Schema) bool {
 	return false
 }
 
-// idColumnBefore returns the ID field of stmt's model whose column the
-// SQL written so far compares with the placeholder about to be written:
+// columnBefore returns the field of stmt's model whose column the SQL
+// written so far compares with the placeholder about to be written:
 // `col = ?`, `col < ?` (and <=, >, >=, <>, !=), `col IN (?, ?)`,
 // `col BETWEEN ? AND ?`, the column quoted or not, with or without its
 // table (this model's). It returns nil for anything else.
-func idColumnBefore(stmt *gorm.Statement) *schema.Field {
+func columnBefore(stmt *gorm.Statement) *schema.Field {
 	sql := stmt.SQL.String()
 	if len(sql) > 256 {
 		sql = sql[len(sql)-256:]
@@ -171,7 +183,7 @@ func idColumnBefore(stmt *gorm.Statement) *schema.Field {
 	}
 	column = strings.Trim(column, `"`)
 	for _, f := range stmt.Schema.Fields {
-		if f.DBName == column && isColumnIDType(f.IndirectFieldType) {
+		if f.DBName == column {
 			return f
 		}
 	}

@@ -16,9 +16,10 @@ type columnModel struct {
 	Name   string
 }
 
-// idColumnBefore reads which column the SQL written so far compares with
-// the next placeholder; a string there is parsed as that column's ID.
-func TestIDColumnBefore(t *testing.T) {
+// columnBefore reads which column the SQL written so far compares with
+// the next placeholder: a string there is parsed as an ID column's ID,
+// and an ID there keeps its text form for a column that is no ID column.
+func TestColumnBefore(t *testing.T) {
 	s, err := schema.Parse(&columnModel{}, &sync.Map{}, schema.NamingStrategy{})
 	if err != nil {
 		t.Fatal(err)
@@ -35,16 +36,17 @@ func TestIDColumnBefore(t *testing.T) {
 		{`SELECT * FROM "column_models" WHERE id BETWEEN `, "id"},
 		{`SELECT * FROM "column_models" WHERE id BETWEEN $1 AND `, "id"},
 		{`SELECT * FROM "column_models" WHERE (parent = `, "parent"},
-		{`SELECT * FROM "column_models" WHERE name = `, ""},             // not an ID column
-		{`SELECT * FROM "column_models" WHERE id = $1 AND name = `, ""}, // the last comparison counts
+		{`SELECT * FROM "column_models" WHERE name = `, "name"},
+		{`SELECT * FROM "column_models" WHERE id = $1 AND name = `, "name"}, // the last comparison counts
 		{`SELECT * FROM "column_models" JOIN users ON users.x = y WHERE users.id = `, ""},
 		{`SELECT * FROM "column_models" WHERE name LIKE `, ""},
+		{`SELECT * FROM "column_models" WHERE other = `, ""}, // not a field of the model
 		{`INSERT INTO "column_models" ("id","parent","name") VALUES (`, ""},
 	} {
 		stmt := &gorm.Statement{Schema: s, Table: s.Table}
 		stmt.SQL.WriteString(tc.sql)
 		got := ""
-		if f := idColumnBefore(stmt); f != nil {
+		if f := columnBefore(stmt); f != nil {
 			got = f.DBName
 		}
 		if got != tc.want {
