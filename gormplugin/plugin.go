@@ -30,7 +30,7 @@ type Option func(*Plugin)
 // as text (text COLLATE "C", which earlier versions of the plugin made):
 // the plugin then sends IDs as their text form, as GORM does without it,
 // and AutoMigrate keeps such columns. By default it sends IDs as bytes,
-// which the binary columns it makes need; see dialector.BindVarTo.
+// which the binary columns it makes need (see the package doc).
 func WithTextIDColumns() Option {
 	return func(p *Plugin) { p.textIDs = true }
 }
