@@ -25,7 +25,7 @@ bench:
 
 # The sortid command against segmentio/ksuid's, a million IDs each.
 bench-cli:
-	cd bench && $(GO) test -run '^$$' -bench Command -benchtime 3x -count 3
+	cd bench && $(GO) test -run '^$$' -bench Command -benchtime 3x -count 5
 
 # Loads of 1,000,000 rows into a real PostgreSQL, keyed by each kind of ID:
 # from the client (COPY), from one writer and from eight at once, with keys
