@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -120,9 +121,22 @@ func parseIDText(field *schema.Field, s string) ([]byte, error) {
 	return id[:], err
 }
 
+// textIDColumns caches hasTextIDColumn per parsed model, which GORM
+// keeps for the life of the process: it is asked for every bound value.
+var textIDColumns sync.Map // *schema.Schema -> bool
+
 // hasTextIDColumn reports whether s has an ID field whose type tag makes
 // its column text.
 func hasTextIDColumn(s *schema.Schema) bool {
+	if v, ok := textIDColumns.Load(s); ok {
+		return v.(bool)
+	}
+	has := findTextIDColumn(s)
+	textIDColumns.Store(s, has)
+	return has
+}
+
+func findTextIDColumn(s *schema.Schema) bool {
 	for _, f := range s.Fields {
 		if !isColumnIDType(f.IndirectFieldType) {
 			continue
@@ -153,17 +167,16 @@ func columnBefore(stmt *gorm.Statement) *schema.Field {
 			rest = trimmed[:i]
 			continue
 		}
-		if upper := strings.ToUpper(trimmed); strings.HasSuffix(upper, " AND") && strings.Contains(upper, " BETWEEN ") {
+		if hasSuffixFold(trimmed, " AND") && containsFold(trimmed, " BETWEEN ") {
 			rest = trimmed[:len(trimmed)-4]
 			continue
 		}
 		rest = trimmed
 		break
 	}
-	upper := strings.ToUpper(rest)
 	op := ""
 	for _, o := range []string{"<=", ">=", "<>", "!=", "=", "<", ">", " IN", " BETWEEN"} {
-		if strings.HasSuffix(upper, o) {
+		if hasSuffixFold(rest, o) {
 			op = o
 			break
 		}
@@ -188,6 +201,22 @@ func columnBefore(stmt *gorm.Statement) *schema.Field {
 		}
 	}
 	return nil
+}
+
+// hasSuffixFold is strings.HasSuffix ignoring ASCII case, without the
+// copy strings.ToUpper would make for every bound value.
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
+}
+
+// containsFold is strings.Contains ignoring ASCII case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 func isDigits(s string) bool {
