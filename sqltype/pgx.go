@@ -18,6 +18,12 @@ import (
 // ErrUntypedParameter; see RegisterBytea. Call it once per connection,
 // before the connection is used.
 func Register(m *pgtype.Map) {
+	register(m, refuseCodec{})
+}
+
+// register is Register with codec for the parameters whose type m does
+// not know: refuseCodec, or bytea for RegisterBytea.
+func register(m *pgtype.Map, untyped pgtype.Codec) {
 	// pgx offers a value to each wrapper in turn until the codec of the
 	// target column accepts what a wrapper makes of it. The bytes form
 	// comes first, so bytea gets raw bytes in either format; text columns
@@ -26,7 +32,7 @@ func Register(m *pgtype.Map) {
 	// underneath, or fall back to driver.Valuer.
 	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapAsBytes, tryWrapAsText}, m.TryWrapEncodePlanFuncs...)
 
-	registerUntyped(m, refuseCodec{})
+	registerUntyped(m, untyped)
 }
 
 // AfterConnect registers the ID types on a new connection, and the

@@ -88,8 +88,7 @@ func (refusePlan) Encode(value any, buf []byte) ([]byte, error) {
 // \x form: it misses its rows, or stores a second format. Use it only
 // where no ID column is text.
 func RegisterBytea(m *pgtype.Map) {
-	Register(m)
-	registerUntyped(m, pgtype.ByteaCodec{})
+	register(m, pgtype.ByteaCodec{})
 }
 
 // AfterConnectBytea is AfterConnect with RegisterBytea in place of
