@@ -18,6 +18,24 @@ import (
 	"github.com/sortid/sortid/sqltype"
 )
 
+// execModes are pgx's five query modes.
+var execModes = []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeCacheDescribe,
+	pgx.QueryExecModeDescribeExec, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol}
+
+// connInMode opens a connection to the test database whose default query
+// mode is mode, closed when t ends; it runs no hook.
+func connInMode(t *testing.T, ctx context.Context, mode pgx.QueryExecMode) *pgx.Conn {
+	t.Helper()
+	cfg := servers.pgConfig.ConnConfig.Copy()
+	cfg.DefaultQueryExecMode = mode
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
 // writer is one way an ID reaches PostgreSQL: it inserts id into table and
 // counts the rows of table whose id equals id.
 type writer struct {
@@ -34,15 +52,8 @@ type writer struct {
 func idWriters(t *testing.T, ctx context.Context, hook bool) []writer {
 	t.Helper()
 	var out []writer
-	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeCacheDescribe,
-		pgx.QueryExecModeDescribeExec, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
-		cfg := servers.pgConfig.ConnConfig.Copy()
-		cfg.DefaultQueryExecMode = mode
-		conn, err := pgx.ConnectConfig(ctx, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { conn.Close(context.Background()) })
+	for _, mode := range execModes {
+		conn := connInMode(t, ctx, mode)
 		if hook {
 			if err := sqltype.AfterConnect(ctx, conn); err != nil {
 				t.Fatal(err)

@@ -48,17 +48,10 @@ type readPath struct {
 
 func readPaths(t *testing.T, ctx context.Context) []readPath {
 	var out []readPath
-	modes := []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeCacheDescribe,
-		pgx.QueryExecModeDescribeExec, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol}
 	for _, hook := range []string{"AfterConnect", "AfterConnectBytea", "no hook"} {
-		for _, mode := range modes {
-			cfg := servers.pgConfig.ConnConfig.Copy()
-			cfg.DefaultQueryExecMode = mode
-			conn, err := pgx.ConnectConfig(ctx, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { conn.Close(context.Background()) })
+		for _, mode := range execModes {
+			conn := connInMode(t, ctx, mode)
+			var err error
 			switch hook {
 			case "AfterConnect":
 				err = sqltype.AfterConnect(ctx, conn)
