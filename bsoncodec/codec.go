@@ -22,6 +22,11 @@ type config struct {
 // text form (a BSON string) instead of 20 bytes of binary. The text sorts
 // by time only under MongoDB's default binary comparison: a collection or
 // index collation that is not "simple" breaks it.
+//
+// Deprecated: the form then depends on who writes: bson.Marshal, a client
+// without this registry and a migration script all write binary into the
+// same field, and filters then miss documents. Declare the field as
+// ksuid.StringKSUID, whose form every writer keeps.
 func KSUIDAsString() Option {
 	return func(c *config) { c.ksuidAsString = true }
 }

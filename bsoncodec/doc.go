@@ -1,22 +1,29 @@
 // Package bsoncodec stores sortid's ID types in MongoDB through the
-// official Go driver, go.mongodb.org/mongo-driver/v2.
+// official Go driver, go.mongodb.org/mongo-driver/v2, and queries fields
+// that hold KSUIDs in either of their stored forms.
 //
 // An objectid.ObjectID is written as a BSON ObjectId, so the server and
 // every other driver see a normal ObjectId. A ksuid.KSUID is written as
 // BSON binary of subtype 0 holding its 20 bytes (compact, and in time
 // order, because MongoDB compares binary values by length, then subtype,
-// then bytes), or, with KSUIDAsString, as its 27-character text. Decoding
-// accepts both forms of a KSUID whichever the registry writes, so a
-// collection with mixed history still reads.
+// then bytes); a ksuid.StringKSUID as its 27-character text. The form
+// belongs to the field's type, so every writer keeps it. Decoding accepts
+// both forms into both types.
 //
-// The ID types also implement the driver's bson.ValueMarshaler and
-// bson.ValueUnmarshaler (with the same binary and ObjectId forms), so they
-// work with the driver's default registry and bson.Marshal without this
-// package. Register adds codecs that take precedence over those methods:
-// they write without an intermediate buffer, and they honour the options.
+// The ID types implement the driver's bson.ValueMarshaler and
+// bson.ValueUnmarshaler, so they work with the driver's default registry
+// and bson.Marshal without this package. Register adds codecs that take
+// precedence over those methods and write without an intermediate buffer:
 //
 //	client, err := mongo.Connect(options.Client().ApplyURI(uri).
 //		SetRegistry(bsoncodec.NewRegistry()))
+//
+// # Collections that hold both forms
+//
+// A filter with a typed value matches only that type's form. Where a field
+// holds both (another service wrote strings, or the form changed), use
+// KSUIDField's filters and UpsertKSUID, count the forms with
+// CountKSUIDForms, and rewrite the field to one form with NormalizeKSUIDs.
 //
 // # Null and omitempty
 //

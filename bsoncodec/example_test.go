@@ -44,3 +44,49 @@ func ExampleMatchKSUID() {
 	// Output:
 	// {"_id":{"$in":[{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"0qjBBlJIfbVLKwnJn4xpLGDr00e"]}}
 }
+
+// A field another service writes as strings and this one as binary: the
+// filters match both forms.
+func ExampleKSUIDField() {
+	orderID := bsoncodec.KSUIDField("order_id")
+	a := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+	for _, filter := range []bson.D{orderID.Eq(a), orderID.Nin(a), orderID.Gte(a)} {
+		js, _ := bson.MarshalExtJSON(filter, false, false)
+		fmt.Println(string(js))
+	}
+	// Output:
+	// {"order_id":{"$in":[{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"0qjBBlJIfbVLKwnJn4xpLGDr00e"]}}
+	// {"order_id":{"$nin":[{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"0qjBBlJIfbVLKwnJn4xpLGDr00e"]}}
+	// {"$or":[{"order_id":{"$gte":{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}}}},{"order_id":{"$gte":"0qjBBlJIfbVLKwnJn4xpLGDr00e"}}]}
+}
+
+// An upsert by a key that may be stored in either form inserts the key in
+// the declared form, here the string.
+func ExampleUpsertKSUID() {
+	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+	filter, update := bsoncodec.UpsertKSUID("_id", ksuid.StringKSUID(id),
+		bson.D{{Key: "$set", Value: bson.D{{Key: "paid", Value: true}}}})
+	for _, d := range []bson.D{filter, update} {
+		js, _ := bson.MarshalExtJSON(d, false, false)
+		fmt.Println(string(js))
+	}
+	// Output:
+	// {"_id":{"$in":[{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"0qjBBlJIfbVLKwnJn4xpLGDr00e"]}}
+	// {"$set":{"paid":true},"$setOnInsert":{"_id":"0qjBBlJIfbVLKwnJn4xpLGDr00e"}}
+}
+
+// The driver gives a KSUID _id back as bson.Binary, or as a string where
+// the field is a StringKSUID.
+func ExampleInsertedKSUID() {
+	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+	for _, inserted := range []any{bson.Binary{Subtype: 0, Data: id.Bytes()}, id.String()} {
+		got, err := bsoncodec.InsertedKSUID(inserted)
+		fmt.Println(got, err)
+	}
+	_, err := bsoncodec.InsertedKSUID(bson.NewObjectID())
+	fmt.Println(err != nil)
+	// Output:
+	// 0qjBBlJIfbVLKwnJn4xpLGDr00e <nil>
+	// 0qjBBlJIfbVLKwnJn4xpLGDr00e <nil>
+	// true
+}
