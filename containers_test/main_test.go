@@ -64,6 +64,7 @@ var servers struct {
 	mongo                    *mongo.Client   // bsoncodec registry: KSUIDs as binary
 	mongoDB                  *mongo.Database // on mongo
 	mongoStringDB            *mongo.Database // bsoncodec registry with KSUIDAsString
+	mongoPlainDB             *mongo.Database // the driver's default registry
 	mongoAddr                string          // host:port inside the Docker network
 }
 
@@ -283,9 +284,16 @@ func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) 
 		client.Disconnect(context.Background())
 		return stop, err
 	}
+	plainClient, err := mongo.Connect(options.Client().ApplyURI(uri))
+	if err != nil {
+		client.Disconnect(context.Background())
+		stringClient.Disconnect(context.Background())
+		return stop, err
+	}
 	prevStop := stop
 	stop = func() {
 		stringClient.Disconnect(context.Background())
+		plainClient.Disconnect(context.Background())
 		prevStop()
 	}
 	var info bson.M
@@ -299,6 +307,7 @@ func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) 
 	}
 	servers.mongo, servers.mongoDB = client, client.Database("sortid")
 	servers.mongoStringDB = stringClient.Database("sortid")
+	servers.mongoPlainDB = plainClient.Database("sortid")
 	return func() { client.Disconnect(context.Background()); stop() }, nil
 }
 

@@ -1,0 +1,252 @@
+package containers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/sortid/sortid/bsoncodec"
+	"github.com/sortid/sortid/ksuid"
+)
+
+func TestMongoCountKSUIDForms(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	coll := mongoCollection(t, ctx, servers.mongoPlainDB)
+	id := ksuid.New()
+	docs := []any{
+		bson.D{{Key: "k", Value: id}}, bson.D{{Key: "k", Value: id}}, bson.D{{Key: "k", Value: id}},
+		bson.D{{Key: "k", Value: id.String()}}, bson.D{{Key: "k", Value: "not a ksuid"}},
+		bson.D{{Key: "k", Value: nil}},
+		bson.D{{Key: "other", Value: 1}},
+		bson.D{{Key: "k", Value: int32(7)}}, bson.D{{Key: "k", Value: bson.A{id.String()}}},
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := bsoncodec.CountKSUIDForms(ctx, coll, "k")
+	want := bsoncodec.KSUIDForms{Binary: 3, String: 2, Null: 1, Missing: 1, Other: 2}
+	if err != nil || got != want || !got.Mixed() {
+		t.Errorf("CountKSUIDForms = %+v, %v; want %+v, mixed", got, err, want)
+	}
+}
+
+// normalizeDocs inserts n documents {n: i, order_id: ids[i]}: every
+// every-th as binary, the others as strings, as two services would.
+func normalizeDocs(t *testing.T, ctx context.Context, coll *mongo.Collection, n, every int) []ksuid.KSUID {
+	t.Helper()
+	ids := make([]ksuid.KSUID, n)
+	base := time.Now().Add(-time.Duration(n) * time.Second)
+	var batch []any
+	for i := range ids {
+		var err error
+		if ids[i], err = ksuid.NewAt(base.Add(time.Duration(i) * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		var v any = ids[i].String()
+		if i%every == 0 {
+			v = ids[i]
+		}
+		batch = append(batch, bson.D{{Key: "n", Value: i}, {Key: "order_id", Value: v}, {Key: "pad", Value: "payload"}})
+		if len(batch) == 10000 || i == n-1 {
+			if _, err := coll.InsertMany(ctx, batch); err != nil {
+				t.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	return ids
+}
+
+// checkNormalized reads every document back: each n once, its order_id in
+// form want and equal to ids[n], the other field intact.
+func checkNormalized(t *testing.T, ctx context.Context, coll *mongo.Collection, field string, ids []ksuid.KSUID, want bson.Type) {
+	t.Helper()
+	cur, err := coll.Find(ctx, bson.D{}, options.Find().SetBatchSize(10000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make([]bool, len(ids))
+	bad := 0
+	for cur.Next(ctx) {
+		i := int(cur.Current.Lookup("n").AsInt64())
+		v := cur.Current.Lookup(field)
+		var id ksuid.KSUID
+		err := id.UnmarshalBSONValue(byte(v.Type), v.Value)
+		if i < 0 || i >= len(ids) || seen[i] || v.Type != want || err != nil || id != ids[i] || cur.Current.Lookup("pad").StringValue() != "payload" {
+			if bad++; bad < 5 {
+				t.Errorf("document n=%d: %s %v as %v (%v); want %v as %v, once", i, field, id, v.Type, err, ids[i], want)
+			}
+			continue
+		}
+		seen[i] = true
+	}
+	if err := cur.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for i, ok := range seen {
+		if !ok {
+			t.Fatalf("document n=%d lost", i)
+		}
+	}
+}
+
+// TestMongoNormalize100k: in 100,000 documents, the ones in binary are
+// made strings; the first run is cancelled midway, as a crash would stop
+// it, the second finishes, a third finds nothing to do, and every document
+// is there once with its own ID.
+//
+// Only 1 in 10,000 documents is binary: FerretDB 1.24, the stand-in
+// server, reads the whole collection for each update whose filter is more
+// than an _id, seconds at 100,000 documents, so more would not fit in make
+// test. TestMongoNormalizeHalf rewrites half of a smaller collection.
+func TestMongoNormalize100k(t *testing.T) {
+	testNormalize(t, 100_000, 10_000, 2)
+}
+
+// TestMongoNormalizeHalf rewrites 500 of 1,000 documents, with the same
+// interruption.
+func TestMongoNormalizeHalf(t *testing.T) {
+	testNormalize(t, 1000, 2, 50)
+}
+
+func testNormalize(t *testing.T, size, every, batchSize int) {
+	needServers(t)
+	ctx := testContext(t)
+	n := int64(size)
+	binary := n / int64(every)
+	coll := mongoCollection(t, ctx, servers.mongoDB)
+	ids := normalizeDocs(t, ctx, coll, size, every)
+	if c, err := bsoncodec.CountKSUIDForms(ctx, coll, "order_id"); err != nil || c != (bsoncodec.KSUIDForms{Binary: binary, String: n - binary}) {
+		t.Fatalf("before: %+v, %v", c, err)
+	}
+
+	stopCtx, stop := context.WithCancel(ctx)
+	first, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](stopCtx, coll, "order_id", bsoncodec.NormalizeOptions{
+		BatchSize: batchSize,
+		Progress: func(done int64) {
+			if done >= binary/4 {
+				stop()
+			}
+		},
+	})
+	if !errors.Is(err, context.Canceled) || first < binary/4 || first >= binary {
+		t.Fatalf("the interrupted run rewrote %d, %v; want at least %d and context.Canceled", first, err, binary/4)
+	}
+	if c, err := bsoncodec.CountKSUIDForms(ctx, coll, "order_id"); err != nil || c.Binary != binary-first || c.String != n-binary+first || !c.Mixed() {
+		t.Fatalf("after the interruption: %+v, %v; want %d binary left", c, err, binary-first)
+	}
+
+	start := time.Now()
+	second, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](ctx, coll, "order_id", bsoncodec.NormalizeOptions{BatchSize: batchSize})
+	took := time.Since(start)
+	if err != nil || first+second != binary {
+		t.Fatalf("the second run rewrote %d, %v; want %d", second, err, binary-first)
+	}
+	fmt.Printf("MongoDB normalization of %d documents: %d rewritten in %v (%.1f documents/s), after %d in a run cancelled midway\n",
+		n, second, took.Round(time.Millisecond), float64(second)/took.Seconds(), first)
+	if c, err := bsoncodec.CountKSUIDForms(ctx, coll, "order_id"); err != nil || c != (bsoncodec.KSUIDForms{String: n}) || c.Mixed() {
+		t.Fatalf("after: %+v, %v", c, err)
+	}
+	checkNormalized(t, ctx, coll, "order_id", ids, bson.TypeString)
+	if again, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](ctx, coll, "order_id", bsoncodec.NormalizeOptions{}); again != 0 || err != nil {
+		t.Errorf("a third run rewrote %d, %v; want 0", again, err)
+	}
+}
+
+// TestMongoNormalizeIDs moves _id to binary: interrupted and resumed, with
+// a copy left by a crash between insert and delete, a document held in
+// both forms with different contents (left, and named), and a string that
+// is no KSUID (left, and named).
+func TestMongoNormalizeIDs(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	const n = 1000
+	coll := mongoCollection(t, ctx, servers.mongoPlainDB)
+	ids := make([]ksuid.KSUID, n)
+	var docs []any
+	for i := range ids {
+		ids[i] = ksuid.New()
+		var v any = ids[i]
+		if i%2 == 1 {
+			v = ids[i].String()
+		}
+		docs = append(docs, bson.D{{Key: "_id", Value: v}, {Key: "n", Value: i}, {Key: "pad", Value: "payload"}})
+	}
+	crashed, conflict := ids[1], ids[3]
+	docs = append(docs,
+		// The copy a run left when it stopped before deleting the old.
+		bson.D{{Key: "_id", Value: crashed}, {Key: "n", Value: 1}, {Key: "pad", Value: "payload"}},
+		// Another document for the same ID, in the other form.
+		bson.D{{Key: "_id", Value: conflict}, {Key: "n", Value: -1}, {Key: "pad", Value: "other"}},
+		bson.D{{Key: "_id", Value: "not a ksuid"}, {Key: "n", Value: -2}})
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+
+	stopCtx, stop := context.WithCancel(ctx)
+	first, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](stopCtx, coll, "_id", bsoncodec.NormalizeOptions{
+		BatchSize: 100,
+		Progress:  func(done int64) { stop() },
+	})
+	if !errors.Is(err, context.Canceled) || first == 0 || first >= n/2 {
+		t.Fatalf("the interrupted run rewrote %d, %v", first, err)
+	}
+	second, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](ctx, coll, "_id", bsoncodec.NormalizeOptions{BatchSize: 100})
+	if !errors.Is(err, bsoncodec.ErrNotKSUID) || !errors.Is(err, ksuid.ErrInvalidLength) || first+second != n/2-1 {
+		t.Fatalf("the second run rewrote %d, %v; want %d and an error naming the value that is no KSUID", second, err, n/2-1-first)
+	}
+	if got, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](ctx, coll, "_id", bsoncodec.NormalizeOptions{}); got != 0 || !errors.Is(err, bsoncodec.ErrNotKSUID) {
+		t.Errorf("a third run rewrote %d, %v", got, err)
+	}
+	// The conflict is reported once the bad value is fixed.
+	if _, err := coll.DeleteOne(ctx, bson.D{{Key: "_id", Value: "not a ksuid"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](ctx, coll, "_id", bsoncodec.NormalizeOptions{}); got != 0 || err == nil || !strings.Contains(err.Error(), conflict.String()) {
+		t.Errorf("with the conflict left: %d, %v; want an error naming %v", got, err, conflict)
+	}
+	c, err := bsoncodec.CountKSUIDForms(ctx, coll, "_id")
+	if want := (bsoncodec.KSUIDForms{Binary: n, String: 1}); err != nil || c != want {
+		t.Errorf("after: %+v, %v; want %+v (the conflict's string left)", c, err, want)
+	}
+	// One read of all: a lookup by a binary _id is a scan on FerretDB.
+	cur, err := coll.Find(ctx, bson.D{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []struct {
+		ID  bson.RawValue `bson:"_id"`
+		N   int           `bson:"n"`
+		Pad string        `bson:"pad"`
+	}
+	if err := cur.All(ctx, &stored); err != nil {
+		t.Fatal(err)
+	}
+	found := map[ksuid.KSUID]int{}
+	for _, d := range stored {
+		var id ksuid.KSUID
+		if err := id.UnmarshalBSONValue(byte(d.ID.Type), d.ID.Value); err != nil {
+			t.Fatalf("_id %v: %v", d.ID, err)
+		}
+		if d.ID.Type == bson.TypeString && id != conflict || d.Pad != "payload" && d.N != -1 {
+			t.Errorf("document %+v", d)
+		}
+		found[id]++
+		if d.ID.Type == bson.TypeBinary && d.N >= 0 && ids[d.N] != id {
+			t.Errorf("document %d holds %v, want %v", d.N, id, ids[d.N])
+		}
+	}
+	for _, id := range ids {
+		if want := map[bool]int{true: 2, false: 1}[id == conflict]; found[id] != want {
+			t.Errorf("%v: %d documents, want %d", id, found[id], want)
+		}
+	}
+}
