@@ -105,6 +105,18 @@ func TestInspectDatabaseForms(t *testing.T) {
 		{`ObjectId('60c468e6101bf215dc9fa835')`, "60c468e6101bf215dc9fa835"},
 		{` ObjectId("60c468e6101bf215dc9fa835") `, "60c468e6101bf215dc9fa835"},
 		{`BinData(0, "YMRo5hAb8hXcn6g1")`, "60c468e6101bf215dc9fa835"},
+		// As Node.js prints them, and copied from a line of a document.
+		{`new ObjectId('60c468e6101bf215dc9fa835')`, "60c468e6101bf215dc9fa835"},
+		{`new ObjectId("60c468e6101bf215dc9fa835"),`, "60c468e6101bf215dc9fa835"},
+		{`ObjectId('60c468e6101bf215dc9fa835'), `, "60c468e6101bf215dc9fa835"},
+		{`Binary.createFromBase64("BfXhAAECAwQFBgcICQoLDA0ODxA=", 0),`, "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		{`0qjBBlJIfbVLKwnJn4xpLGDr00e,`, "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		// Extended JSON, version 2 (canonical and relaxed alike) and 1.
+		{`{"$oid": "60c468e6101bf215dc9fa835"}`, "60c468e6101bf215dc9fa835"},
+		{`{"$oid":"60c468e6101bf215dc9fa835"},`, "60c468e6101bf215dc9fa835"},
+		{`{"$binary": {"base64": "BfXhAAECAwQFBgcICQoLDA0ODxA=", "subType": "00"}}`, "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
+		{`{"$binary":{"subType":"0","base64":"YMRo5hAb8hXcn6g1"}}`, "60c468e6101bf215dc9fa835"},
+		{`{"$binary": "BfXhAAECAwQFBgcICQoLDA0ODxA=", "$type": "00"}`, "0qjBBlJIfbVLKwnJn4xpLGDr00e"},
 	} {
 		out, errOut, code := sortid(t, "", "inspect", "--json", tc.in)
 		var info Info
@@ -129,6 +141,14 @@ func TestInspectDatabaseForms(t *testing.T) {
 		{`BinData(0, "BfXhAAECAwQFBgcICQoLDA0ODx!=")`, "not base64"},
 		{`ObjectId("0qjBBlJIfbVLKwnJn4xpLGDr00e")`, "ObjectId() holds 24 hex digits"},
 		{`ObjectId("60c468e6101bf215dc9fa83g")`, "ObjectId() holds 24 hex digits"},
+		{`new Date(1500000000)`, `not a form sortid reads; it reads ObjectId("<24 hex digits>")`},
+		{`{"_id": {"$oid": "60c468e6101bf215dc9fa835"}}`, `not an ObjectId or binary; want {"$oid": "<24 hex digits>"}`},
+		{`{"$oid": "60c468e6101bf215dc9fa83"}`, "$oid holds 24 hex digits"},
+		{`{"$oid": 7}`, "$oid is not a string"},
+		{`{"$binary": {"base64": "BfXhAAECAwQFBgcICQoLDA0ODxA=", "subType": "04"}}`, "binary subtype 04; sortid stores IDs as subtype 0"},
+		{`{"$binary": {"base64": "AAECAwQFBgcICQoLDA0ODxAR", "subType": "00"}}`, "base64 of 18 bytes"},
+		{`{"$binary": "BfXhAAECAwQFBgcICQoLDA0ODxA="}`, `$binary is not {"base64": …, "subType": …}`},
+		{`{"$oid": "60c468e6101bf215dc9fa835"`, "not JSON"},
 	} {
 		out, errOut, code := sortid(t, "", "inspect", tc.in)
 		if code != 1 || out != "" || !strings.Contains(errOut, tc.msg) || !strings.Contains(errOut, strings.ReplaceAll(tc.in[:10], `"`, `\"`)) {
@@ -333,5 +353,28 @@ func TestUsageErrors(t *testing.T) {
 	out, _, code := sortid(t, "", "--version")
 	if code != 0 || !strings.HasPrefix(out, "sortid ") || !strings.Contains(out, "go1.") {
 		t.Errorf("--version: exit %d, %q", code, out)
+	}
+}
+
+// TestRangeMongo: 2024-05-01 is Unix 1714521600, 314521600 (0x12bf3800)
+// seconds after the KSUID epoch; its last second 0x12c0897f.
+func TestRangeMongo(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"range", "--mongo", "--field", "order_id", "2024-05-01", "2024-05-01"},
+			`{$or: [{"order_id": {$gte: HexData(0, "12bf3800` + strings.Repeat("00", 16) + `"), $lte: HexData(0, "12c0897f` + strings.Repeat("ff", 16) + `")}}, ` +
+				`{"order_id": {$gte: "2fqHHW3G6QEInETsnst6ghU8YiG", $lte: "2ft6PAdDKBTVUz688MILqtHg9Md"}}]}` + "\n"},
+		{[]string{"range", "-t", "objectid", "--mongo", "2024-05-01", "2024-05-01"},
+			`{"_id": {$gte: ObjectId("663186000000000000000000"), $lte: ObjectId("6632d77fffffffffffffffff")}}` + "\n"},
+	} {
+		out, errOut, code := sortid(t, "", tc.args...)
+		if code != 0 || out != tc.want {
+			t.Errorf("%v: exit %d, %q %s\nwant %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+	if _, errOut, code := sortid(t, "", "range", "--mongo", "--json", "2024-05-01", "2024-05-01"); code != 2 || !strings.Contains(errOut, "does not go with --hex or --json") {
+		t.Errorf("--mongo --json: exit %d, %s", code, errOut)
 	}
 }

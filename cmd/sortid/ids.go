@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -144,15 +145,30 @@ type Legacy struct {
 // old mongo shell print and take: Binary.createFromBase64("…", 0),
 // BinData(0, "…"), HexData(0, "…") and ObjectId("…").
 func inspect(s string) (Info, error) {
-	in, err := unwrapShell(strings.TrimSpace(s))
+	in, err := unwrapShell(trimPasted(s))
 	if err != nil {
 		return Info{}, err
 	}
 	return inspectBare(s, in)
 }
 
-// shellForm matches a MongoDB shell constructor: its name and arguments.
-var shellForm = regexp.MustCompile(`^(Binary\.createFromBase64|BinData|HexData|ObjectId)\s*\((.*)\)$`)
+// trimPasted removes what comes with a value copied from a line of a
+// document: spaces and a trailing comma.
+func trimPasted(s string) string {
+	s = strings.TrimSpace(s)
+	if t, ok := strings.CutSuffix(s, ","); ok {
+		s = strings.TrimSpace(t)
+	}
+	return s
+}
+
+// shellForm matches a MongoDB shell constructor, with new as Node.js
+// prints it or without: its name and arguments.
+var shellForm = regexp.MustCompile(`^(?:new\s+)?(Binary\.createFromBase64|BinData|HexData|ObjectId)\s*\((.*)\)$`)
+
+// shellForms lists what unwrapShell reads, for errors.
+const shellForms = `ObjectId("<24 hex digits>"), new ObjectId('…'), Binary.createFromBase64("<base64>", 0), BinData(0, "<base64>"), HexData(0, "<hex>"), ` +
+	`{"$oid": "<24 hex digits>"} or {"$binary": {"base64": "<base64>", "subType": "00"}}`
 
 // shellArg matches one argument of a shell constructor: a quoted string or
 // a number.
@@ -170,8 +186,14 @@ var shellUsage = map[string]string{
 // in unchanged when it is not one. Binary values must be of subtype 0
 // (generic), the one KSUIDs are stored as.
 func unwrapShell(in string) (string, error) {
+	if strings.HasPrefix(in, "{") {
+		return unwrapExtJSON(in)
+	}
 	m := shellForm.FindStringSubmatch(in)
 	if m == nil {
+		if strings.ContainsAny(in, "(){}") {
+			return "", fmt.Errorf("%s: not a form sortid reads; it reads %s", excerpt.Text(in), shellForms)
+		}
 		return in, nil
 	}
 	var text, subtype string
@@ -219,6 +241,67 @@ func unwrapShell(in string) (string, error) {
 		return `\x` + text, nil
 	}
 	b, err := base64.StdEncoding.Strict().DecodeString(text)
+	if err != nil {
+		return "", fmt.Errorf("%s: not base64: %v", excerpt.Text(in), err)
+	}
+	if len(b) != ksuid.Size && len(b) != objectid.Size {
+		return "", fmt.Errorf("%s: base64 of %d bytes; a KSUID is 20 bytes and an ObjectID 12", excerpt.Text(in), len(b))
+	}
+	return `\x` + hex.EncodeToString(b), nil
+}
+
+// unwrapExtJSON returns the bare ID inside MongoDB Extended JSON: an
+// ObjectId {"$oid": "…"}, or binary of subtype 0 in the form of version 2
+// (canonical and relaxed are alike for binary) or of version 1, which
+// mongoexport wrote: {"$binary": "<base64>", "$type": "00"}.
+func unwrapExtJSON(in string) (string, error) {
+	want := func(why string) error {
+		return fmt.Errorf(`%s: %s; want {"$oid": "<24 hex digits>"} or {"$binary": {"base64": "<base64>", "subType": "00"}}`, excerpt.Text(in), why)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(in), &doc); err != nil {
+		return "", want("not JSON: " + err.Error())
+	}
+	str := func(raw json.RawMessage) (string, bool) {
+		var s string
+		return s, json.Unmarshal(raw, &s) == nil
+	}
+	var b64, subtype string
+	switch {
+	case len(doc) == 1 && doc["$oid"] != nil:
+		text, ok := str(doc["$oid"])
+		if !ok {
+			return "", want("$oid is not a string")
+		}
+		if _, err := objectid.Parse(text); err != nil {
+			return "", fmt.Errorf("%s: $oid holds 24 hex digits: %w", excerpt.Text(in), err)
+		}
+		return text, nil
+	case len(doc) == 1 && doc["$binary"] != nil:
+		var bin map[string]json.RawMessage
+		if err := json.Unmarshal(doc["$binary"], &bin); err != nil || len(bin) != 2 || bin["base64"] == nil || bin["subType"] == nil {
+			return "", want(`$binary is not {"base64": …, "subType": …}`)
+		}
+		var ok1, ok2 bool
+		b64, ok1 = str(bin["base64"])
+		subtype, ok2 = str(bin["subType"])
+		if !ok1 || !ok2 {
+			return "", want("base64 and subType are strings")
+		}
+	case len(doc) == 2 && doc["$binary"] != nil && doc["$type"] != nil:
+		var ok1, ok2 bool
+		b64, ok1 = str(doc["$binary"])
+		subtype, ok2 = str(doc["$type"])
+		if !ok1 || !ok2 {
+			return "", want("$binary and $type are strings")
+		}
+	default:
+		return "", want("not an ObjectId or binary")
+	}
+	if subtype != "00" && subtype != "0" {
+		return "", fmt.Errorf("%s: binary subtype %s; sortid stores IDs as subtype 0 (generic)", excerpt.Text(in), subtype)
+	}
+	b, err := base64.StdEncoding.Strict().DecodeString(b64)
 	if err != nil {
 		return "", fmt.Errorf("%s: not base64: %v", excerpt.Text(in), err)
 	}

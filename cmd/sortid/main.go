@@ -64,7 +64,7 @@ Usage:
   sortid [-n N] [-t ksuid|objectid] [--monotonic] [--time T] [--json]
   sortid inspect [--json] [--hex] [ID ...]     (IDs from stdin, one per line, when none are given;
                                                also \x… hex as psql prints a bytea, and base64 as mongosh does)
-  sortid range [-t ksuid|objectid] [--json] [--hex] FROM TO   (--hex: \x… for a bytea column)
+  sortid range [-t ksuid|objectid] [--json] [--hex] [--mongo] FROM TO   (--hex: \x… for a bytea column; --mongo: a mongosh filter)
   sortid serve [--addr 127.0.0.1:8080]
   sortid page                                 (the page as one file: sortid page > sortid.html)
   sortid sql [--schema NAME]                  (PostgreSQL: the ksuid and objectid domains and functions)
@@ -99,12 +99,15 @@ text forms it reads \x hex as psql prints a bytea, 40 hex digits, base64,
 and the shell forms mongosh prints: Binary.createFromBase64("...", 0),
 BinData(0, "..."), HexData(0, "...") and ObjectId("...").
 `,
-	"sortid range": `Usage: sortid range [-t ksuid|objectid] [--json] [--hex] FROM TO
+	"sortid range": `Usage: sortid range [-t ksuid|objectid] [--json] [--hex] [--mongo [--field F]] FROM TO
 
 Prints the smallest ID of FROM's second and the largest of TO's, the bounds
 of WHERE id BETWEEN min AND max. Times are RFC 3339, a date (a date as TO
 means the whole day), Unix seconds, now, or a duration from now (-1h).
---hex prints the bounds as \x hex for a bytea column in psql.
+--hex prints the bounds as \x hex for a bytea column in psql. --mongo
+prints a mongosh filter on the field F (default _id) instead; for KSUIDs it
+matches both stored forms, binary and the string:
+  db.events.find(<the filter>)
 `,
 	"sortid serve": `Usage: sortid serve [--addr 127.0.0.1:8080]
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,20 @@ func (b Bounds) asByteaHex() Bounds {
 	b.Min = `\x` + hex.EncodeToString(b.minBytes)
 	b.Max = `\x` + hex.EncodeToString(b.maxBytes)
 	return b
+}
+
+// mongoFilter returns b as a mongosh filter on field. A KSUID field may
+// hold binary (ksuid.KSUID) or the string (ksuid.StringKSUID, other
+// languages), so the filter matches either, as bsoncodec's
+// KSUIDField.Between does; MongoDB compares values of one type only, so
+// each branch keeps to its form.
+func (b Bounds) mongoFilter(field string) string {
+	f := strconv.Quote(field)
+	if b.Type == kindObjectID {
+		return fmt.Sprintf(`{%s: {$gte: ObjectId("%s"), $lte: ObjectId("%s")}}`, f, b.Min, b.Max)
+	}
+	return fmt.Sprintf(`{$or: [{%s: {$gte: HexData(0, "%x"), $lte: HexData(0, "%x")}}, {%s: {$gte: "%s", $lte: "%s"}}]}`,
+		f, b.minBytes, b.maxBytes, f, b.Min, b.Max)
 }
 
 // bounds returns the IDs that bound the seconds from through to.
@@ -117,12 +132,17 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	kindFlag := fs.String("t", kindKSUID, "ID type: ksuid or objectid")
 	asJSON := fs.Bool("json", false, "print JSON")
 	asHex := fs.Bool("hex", false, `print the bounds as \x hex, for a bytea column in psql`)
+	asMongo := fs.Bool("mongo", false, "print a mongosh filter that matches the window in either stored form")
+	field := fs.String("field", "_id", "the field of the --mongo filter")
 	flagArgs, times := splitTimeArgs(fs, args)
 	if code := parseFlags(fs, flagArgs); code >= 0 {
 		return code
 	}
 	if len(times) != 2 {
 		return usageError(stderr, "range takes two times, FROM and TO")
+	}
+	if *asMongo && (*asHex || *asJSON) {
+		return usageError(stderr, "--mongo prints a filter; it does not go with --hex or --json")
 	}
 	kind, err := parseKind(*kindFlag)
 	if err != nil {
@@ -140,9 +160,12 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	if *asHex {
 		b = b.asByteaHex()
 	}
-	if *asJSON {
+	switch {
+	case *asMongo:
+		_, err = fmt.Fprintln(stdout, b.mongoFilter(*field))
+	case *asJSON:
 		err = writeJSON(stdout, b)
-	} else {
+	default:
 		_, err = fmt.Fprintf(stdout, "%s\n%s\n", b.Min, b.Max)
 	}
 	if err != nil {
