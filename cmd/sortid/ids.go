@@ -240,7 +240,13 @@ func unwrapShell(in string) (string, error) {
 		}
 		return `\x` + text, nil
 	}
-	b, err := base64.StdEncoding.Strict().DecodeString(text)
+	return binaryID(in, text)
+}
+
+// binaryID returns the ID whose bytes b64 holds as \x hex, for
+// inspectBare; in is what the user gave, for errors.
+func binaryID(in, b64 string) (string, error) {
+	b, err := base64.StdEncoding.Strict().DecodeString(b64)
 	if err != nil {
 		return "", fmt.Errorf("%s: not base64: %v", excerpt.Text(in), err)
 	}
@@ -301,14 +307,7 @@ func unwrapExtJSON(in string) (string, error) {
 	if subtype != "00" && subtype != "0" {
 		return "", fmt.Errorf("%s: binary subtype %s; sortid stores IDs as subtype 0 (generic)", excerpt.Text(in), subtype)
 	}
-	b, err := base64.StdEncoding.Strict().DecodeString(b64)
-	if err != nil {
-		return "", fmt.Errorf("%s: not base64: %v", excerpt.Text(in), err)
-	}
-	if len(b) != ksuid.Size && len(b) != objectid.Size {
-		return "", fmt.Errorf("%s: base64 of %d bytes; a KSUID is 20 bytes and an ObjectID 12", excerpt.Text(in), len(b))
-	}
-	return `\x` + hex.EncodeToString(b), nil
+	return binaryID(in, b64)
 }
 
 // inspectBare decodes in, a bare ID in one of the forms inspect takes; s
