@@ -1,6 +1,7 @@
 package bsoncodec_test
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -114,5 +115,24 @@ func TestInsertedIDs(t *testing.T) {
 	}
 	if _, err := bsoncodec.InsertedObjectID(bson.Binary{Data: id.Bytes()}); !errors.Is(err, objectid.ErrUnsupportedType) {
 		t.Errorf("InsertedObjectID(binary) = %v; want ErrUnsupportedType", err)
+	}
+}
+
+// TestGenericDecodeOfBinary backs the README's warning: a document decoded
+// into bson.M holds a binary KSUID as bson.Binary, which encoding/json
+// writes as an object, and a StringKSUID as its string.
+func TestGenericDecodeOfBinary(t *testing.T) {
+	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+	raw := must(bson.Marshal(struct {
+		Binary ksuid.KSUID       `bson:"b"`
+		String ksuid.StringKSUID `bson:"s"`
+	}{id, ksuid.StringKSUID(id)}))
+	var m bson.M
+	if err := bson.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(m)
+	if want := `{"b":{"Subtype":0,"Data":"BfXhAAECAwQFBgcICQoLDA0ODxA="},"s":"0qjBBlJIfbVLKwnJn4xpLGDr00e"}`; err != nil || string(js) != want {
+		t.Errorf("json.Marshal(bson.M) = %s, %v; want %s", js, err, want)
 	}
 }

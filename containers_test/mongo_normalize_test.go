@@ -36,6 +36,20 @@ func TestMongoCountKSUIDForms(t *testing.T) {
 	if err != nil || got != want || !got.Mixed() {
 		t.Errorf("CountKSUIDForms = %+v, %v; want %+v, mixed", got, err, want)
 	}
+	// The README's warnings: Nin of no IDs matches every document, and
+	// Ne matches the documents without the field.
+	for _, c := range []struct {
+		name   string
+		filter bson.D
+		want   int64
+	}{
+		{"Nin()", bsoncodec.KSUIDField("k").Nin(), int64(len(docs))},
+		{"Ne(id)", bsoncodec.KSUIDField("k").Ne(id), int64(len(docs)) - 4},
+	} {
+		if n, err := coll.CountDocuments(ctx, c.filter); err != nil || n != c.want {
+			t.Errorf("%s matched %d, %v; want %d", c.name, n, err, c.want)
+		}
+	}
 }
 
 // normalizeDocs inserts n documents {n: i, order_id: ids[i]}: every
