@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test check integration bench bench-cli bench-postgres fuzz
+.PHONY: test check integration bench bench-cli bench-postgres bench-mongo fuzz
 
 # The project's test command; scripts/test.sh says what it runs.
 test:
@@ -32,6 +32,12 @@ bench-cli:
 # the server makes (DEFAULT uuidv7() / ksuid_generate()), and through GORM.
 bench-postgres:
 	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Postgres(Load|Writers|Defaults|GORM)' -benchtime 1x -count 5 -timeout 90m
+
+# On 100,000 events in a MongoDB-wire server: the filters that match both
+# stored forms of a KSUID against the typed value's (with explain), and
+# the normalization's documents/s.
+bench-mongo:
+	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Mongo(Filters|Normalize)' -benchtime 3x -benchmem -count 5 -timeout 60m
 
 FUZZTIME ?= 30s
 
