@@ -2,9 +2,13 @@ package bsoncodec_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"log"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/sortid/sortid/bsoncodec"
 	"github.com/sortid/sortid/ksuid"
@@ -12,26 +16,22 @@ import (
 )
 
 func ExampleNewRegistry() {
-	type order struct {
-		ID      ksuid.KSUID       `bson:"_id"`
+	type event struct {
+		ID      ksuid.KSUID       `bson:"_id"`      // binary
+		OrderID ksuid.StringKSUID `bson:"order_id"` // the string, for other services
 		Session objectid.ObjectID `bson:"session"`
 	}
-	doc := order{
-		ID:      ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e"),
-		Session: objectid.MustParse("60c468e6101bf215dc9fa835"),
+	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+	doc := event{ID: id, OrderID: ksuid.StringKSUID(id), Session: objectid.MustParse("60c468e6101bf215dc9fa835")}
+	var buf bytes.Buffer
+	enc := bson.NewEncoder(bson.NewExtJSONValueWriter(&buf, false, false))
+	enc.SetRegistry(bsoncodec.NewRegistry())
+	if err := enc.Encode(doc); err != nil {
+		panic(err)
 	}
-	for _, reg := range []*bson.Registry{bsoncodec.NewRegistry(), bsoncodec.NewRegistry(bsoncodec.KSUIDAsString())} {
-		var buf bytes.Buffer
-		enc := bson.NewEncoder(bson.NewExtJSONValueWriter(&buf, false, false))
-		enc.SetRegistry(reg)
-		if err := enc.Encode(doc); err != nil {
-			panic(err)
-		}
-		fmt.Print(buf.String())
-	}
+	fmt.Print(buf.String())
 	// Output:
-	// {"_id":{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"session":{"$oid":"60c468e6101bf215dc9fa835"}}
-	// {"_id":"0qjBBlJIfbVLKwnJn4xpLGDr00e","session":{"$oid":"60c468e6101bf215dc9fa835"}}
+	// {"_id":{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"order_id":"0qjBBlJIfbVLKwnJn4xpLGDr00e","session":{"$oid":"60c468e6101bf215dc9fa835"}}
 }
 
 // A collection that has held KSUIDs as binary and, after a change of
@@ -89,4 +89,25 @@ func ExampleInsertedKSUID() {
 	// 0qjBBlJIfbVLKwnJn4xpLGDr00e <nil>
 	// 0qjBBlJIfbVLKwnJn4xpLGDr00e <nil>
 	// true
+}
+
+// Before a deploy: does order_id hold both forms? If so, rewrite it to
+// the declared form, the string. (Not run: it needs a server.)
+func ExampleNormalizeKSUIDs() {
+	ctx := context.Background()
+	client, err := mongo.Connect(options.Client().ApplyURI("mongodb://localhost:27017"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	events := client.Database("shop").Collection("events")
+	forms, err := bsoncodec.CountKSUIDForms(ctx, events, "order_id")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if forms.Mixed() {
+		n, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](ctx, events, "order_id", bsoncodec.NormalizeOptions{
+			Progress: func(done int64) { log.Printf("%d rewritten", done) },
+		})
+		log.Printf("rewrote %d documents: %v", n, err)
+	}
 }
