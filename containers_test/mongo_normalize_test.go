@@ -134,14 +134,15 @@ func TestMongoNormalizeHalf(t *testing.T) {
 
 func testNormalize(t *testing.T, size, every, batchSize int) {
 	needServers(t)
+	// In parallel with the other slow MongoDB tests, in a database of its
+	// own: FerretDB keeps one SQLite file per database, so their writes
+	// do not wait for each other.
+	t.Parallel()
 	ctx := testContext(t)
 	n := int64(size)
 	binary := n / int64(every)
-	coll := mongoCollection(t, ctx, servers.mongoDB)
+	coll := mongoCollection(t, ctx, servers.mongo.Database(sanitize(t.Name())))
 	ids := normalizeDocs(t, ctx, coll, size, every)
-	if c, err := bsoncodec.CountKSUIDForms(ctx, coll, "order_id"); err != nil || c != (bsoncodec.KSUIDForms{Binary: binary, String: n - binary}) {
-		t.Fatalf("before: %+v, %v", c, err)
-	}
 
 	stopCtx, stop := context.WithCancel(ctx)
 	first, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](stopCtx, coll, "order_id", bsoncodec.NormalizeOptions{
@@ -167,9 +168,7 @@ func testNormalize(t *testing.T, size, every, batchSize int) {
 	}
 	fmt.Printf("MongoDB normalization of %d documents: %d rewritten in %v (%.1f documents/s), after %d in a run cancelled midway\n",
 		n, second, took.Round(time.Millisecond), float64(second)/took.Seconds(), first)
-	if c, err := bsoncodec.CountKSUIDForms(ctx, coll, "order_id"); err != nil || c != (bsoncodec.KSUIDForms{String: n}) || c.Mixed() {
-		t.Fatalf("after: %+v, %v", c, err)
-	}
+	// Every document read back, in string form: no count needed.
 	checkNormalized(t, ctx, coll, "order_id", ids, bson.TypeString)
 	if again, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](ctx, coll, "order_id", bsoncodec.NormalizeOptions{}); again != 0 || err != nil {
 		t.Errorf("a third run rewrote %d, %v; want 0", again, err)
