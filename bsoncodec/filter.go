@@ -47,7 +47,7 @@ func formsOf(ids []ksuid.KSUID) bson.A {
 }
 
 // Eq matches documents whose field holds id in either form:
-// {f: {$in: [binary, string]}}. An index on the field serves it.
+// {f: {$in: [binary, string]}}.
 func (f KSUIDField) Eq(id ksuid.KSUID) bson.D { return f.op("$in", formsOf([]ksuid.KSUID{id})) }
 
 // Ne matches documents whose field does not hold id in either form,
