@@ -114,32 +114,39 @@ func (f KSUIDField) Between(lo, hi ksuid.KSUID) bson.D {
 //		bson.D{{Key: "$set", Value: bson.D{{Key: "paid", Value: true}}}})
 //	coll.UpdateOne(ctx, filter, upd, options.UpdateOne().SetUpsert(true))
 //
-// A $setOnInsert already in update, as a bson.D or bson.M, keeps its
-// fields. update itself is not modified.
+// A $setOnInsert already in update (a bson.D, bson.M, map or struct)
+// keeps its fields. update itself is not modified.
 func UpsertKSUID[T ksuid.KSUID | ksuid.StringKSUID](field KSUIDField, id T, update bson.D) (filter, upsertUpdate bson.D) {
 	e := bson.E{Key: string(field), Value: id}
 	upsertUpdate = make(bson.D, 0, len(update)+1)
 	merged := false
 	for _, u := range update {
 		if u.Key == "$setOnInsert" && !merged {
-			switch v := u.Value.(type) {
-			case bson.D:
-				u.Value, merged = append(append(bson.D{}, v...), e), true
-			case bson.M:
-				m := make(bson.M, len(v)+1)
-				for k, x := range v {
-					m[k] = x
-				}
-				m[e.Key] = e.Value
-				u.Value, merged = m, true
+			if fields, ok := asD(u.Value); ok {
+				u.Value, merged = append(fields, e), true
 			}
 		}
 		upsertUpdate = append(upsertUpdate, u)
 	}
 	if !merged {
+		// No $setOnInsert, or one the driver cannot marshal either: then
+		// the update fails when sent, which is loud.
 		upsertUpdate = append(upsertUpdate, bson.E{Key: "$setOnInsert", Value: bson.D{e}})
 	}
 	return field.Eq(ksuid.KSUID(id)), upsertUpdate
+}
+
+// asD returns a copy of v, a document of any Go form, as a bson.D.
+func asD(v any) (bson.D, bool) {
+	if d, ok := v.(bson.D); ok {
+		return append(bson.D{}, d...), true
+	}
+	raw, err := bson.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	var d bson.D
+	return d, bson.Unmarshal(raw, &d) == nil
 }
 
 // MatchKSUID returns a query operator that matches id in either of the

@@ -58,6 +58,9 @@ func TestUpsertKSUIDMergesSetOnInsert(t *testing.T) {
 		{"bson.D", bson.D{{Key: "$setOnInsert", Value: bson.D{{Key: "created", Value: 1}}}},
 			`{"$setOnInsert":{"created":1,"_id":` + extA + `}}`},
 		{"bson.M", bson.D{{Key: "$setOnInsert", Value: bson.M{"created": 1}}}, ""},
+		{"struct", bson.D{{Key: "$setOnInsert", Value: struct {
+			Created int `bson:"created"`
+		}{1}}}, `{"$setOnInsert":{"created":1,"_id":` + extA + `}}`},
 	} {
 		orig, _ := bson.MarshalExtJSON(tc.update, false, false)
 		_, update := bsoncodec.UpsertKSUID("_id", a, tc.update)
