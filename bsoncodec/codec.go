@@ -1,52 +1,28 @@
 package bsoncodec
 
 import (
+	"encoding/binary"
 	"errors"
 	"reflect"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/sortid/sortid/internal/idtype"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
 )
 
-// An Option configures Register and NewRegistry.
-type Option func(*config)
-
-type config struct {
-	ksuidAsString bool
-}
-
-// KSUIDAsString makes the registry write KSUIDs as their 27-character
-// text form (a BSON string) instead of 20 bytes of binary. The text sorts
-// by time only under MongoDB's default binary comparison: a collection or
-// index collation that is not "simple" breaks it.
-//
-// Deprecated: the form then depends on who writes: bson.Marshal, a client
-// without this registry and a migration script all write binary into the
-// same field, and filters then miss documents. Declare the field as
-// ksuid.StringKSUID, whose form every writer keeps.
-func KSUIDAsString() Option {
-	return func(c *config) { c.ksuidAsString = true }
-}
-
 // NewRegistry returns the driver's default registry with the ID types
 // registered.
-func NewRegistry(opts ...Option) *bson.Registry {
+func NewRegistry() *bson.Registry {
 	reg := bson.NewRegistry()
-	Register(reg, opts...)
+	Register(reg)
 	return reg
 }
 
 // Register adds encoders and decoders for ksuid.KSUID, ksuid.NullKSUID,
 // objectid.ObjectID, objectid.NullObjectID and pointers to them to reg.
-func Register(reg *bson.Registry, opts ...Option) {
-	var c config
-	for _, opt := range opts {
-		opt(&c)
-	}
-	k := ksuidCodec{asString: c.ksuidAsString}
+func Register(reg *bson.Registry) {
+	k := ksuidCodec{}
 	for _, r := range []struct {
 		t     reflect.Type
 		codec codec
@@ -59,8 +35,8 @@ func Register(reg *bson.Registry, opts ...Option) {
 		reg.RegisterTypeEncoder(r.t, r.codec)
 		reg.RegisterTypeDecoder(r.t, r.codec)
 		// Registered for the pointer types too: otherwise the driver
-		// would reach the types' BSON methods through the pointer and
-		// skip the options.
+		// would reach the types' BSON methods through the pointer,
+		// not these codecs.
 		p := pointerCodec{elem: r.codec}
 		reg.RegisterTypeEncoder(reflect.PointerTo(r.t), p)
 		reg.RegisterTypeDecoder(reflect.PointerTo(r.t), p)
@@ -79,26 +55,6 @@ var (
 	tNullObjectID = reflect.TypeFor[objectid.NullObjectID]()
 	tRawValue     = reflect.TypeFor[bson.RawValue]()
 )
-
-// ObjectIDToBSON returns id as the driver's bson.ObjectID; both are 12
-// bytes, so nothing is copied but the value itself.
-func ObjectIDToBSON(id objectid.ObjectID) bson.ObjectID { return bson.ObjectID(id) }
-
-// ObjectIDFromBSON returns the driver's bson.ObjectID as an
-// objectid.ObjectID.
-func ObjectIDFromBSON(id bson.ObjectID) objectid.ObjectID { return objectid.ObjectID(id) }
-
-// ToBSON is ObjectIDToBSON.
-//
-// Deprecated: the name does not say it converts ObjectIDs only; use
-// ObjectIDToBSON.
-func ToBSON(id objectid.ObjectID) bson.ObjectID { return ObjectIDToBSON(id) }
-
-// FromBSON is ObjectIDFromBSON.
-//
-// Deprecated: the name does not say it converts ObjectIDs only; use
-// ObjectIDFromBSON.
-func FromBSON(id bson.ObjectID) objectid.ObjectID { return ObjectIDFromBSON(id) }
 
 // set stores v in val, through a pointer when val is addressable (as
 // decode targets are), which saves boxing v.
@@ -120,7 +76,7 @@ func valueOf[T any](val reflect.Value) *T {
 	return &v
 }
 
-type ksuidCodec struct{ asString bool }
+type ksuidCodec struct{}
 
 func (c ksuidCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, val reflect.Value) error {
 	if val.Type() != tKSUID {
@@ -130,9 +86,6 @@ func (c ksuidCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, val r
 }
 
 func (c ksuidCodec) write(vw bson.ValueWriter, id *ksuid.KSUID) error {
-	if c.asString {
-		return vw.WriteString(id.String())
-	}
 	return vw.WriteBinaryWithSubtype(id[:], bson.TypeBinaryGeneric)
 }
 
@@ -166,7 +119,7 @@ func readKSUID(dc bson.DecodeContext, vr bson.ValueReader) (ksuid.KSUID, error) 
 			return id, err
 		}
 		var buf [5 + ksuid.Size]byte
-		typ, data = byte(bson.TypeBinary), idtype.AppendBSONBinary(buf[:0], subtype, b)
+		typ, data = byte(bson.TypeBinary), appendBinaryValue(buf[:0], subtype, b)
 	} else if typ, data, err = readRaw(dc, vr); err != nil {
 		return id, err
 	}
@@ -316,4 +269,12 @@ func (p pointerCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, va
 	}
 	val.Set(fresh)
 	return nil
+}
+
+// appendBinaryValue appends the bytes of a BSON binary value: int32
+// length, subtype, then b. KSUID.UnmarshalBSONValue reads that framing.
+func appendBinaryValue(dst []byte, subtype byte, b []byte) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(b)))
+	dst = append(dst, subtype)
+	return append(dst, b...)
 }

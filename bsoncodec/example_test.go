@@ -34,17 +34,6 @@ func ExampleNewRegistry() {
 	// {"_id":{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"order_id":"0qjBBlJIfbVLKwnJn4xpLGDr00e","session":{"$oid":"60c468e6101bf215dc9fa835"}}
 }
 
-// A collection that has held KSUIDs as binary and, after a change of
-// KSUIDAsString, as strings: MatchKSUID finds a document in either form.
-func ExampleMatchKSUID() {
-	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
-	filter := bson.D{{Key: "_id", Value: bsoncodec.MatchKSUID(id)}}
-	js, _ := bson.MarshalExtJSON(filter, false, false)
-	fmt.Println(string(js))
-	// Output:
-	// {"_id":{"$in":[{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"0qjBBlJIfbVLKwnJn4xpLGDr00e"]}}
-}
-
 // A field another service writes as strings and this one as binary: the
 // filters match both forms.
 func ExampleKSUIDField() {

@@ -148,15 +148,3 @@ func asD(v any) (bson.D, bool) {
 	var d bson.D
 	return d, bson.Unmarshal(raw, &d) == nil
 }
-
-// MatchKSUID returns a query operator that matches id in either of the
-// forms a KSUID can be stored in: {"$in": [BinData(0, <20 bytes>), "<text
-// form>"]}. Use it as the value of the field:
-//
-//	coll.FindOne(ctx, bson.D{{Key: "_id", Value: bsoncodec.MatchKSUID(id)}})
-//
-// Deprecated: use KSUIDField(field).Eq(id), a whole filter, beside which
-// KSUIDField has $in, $nin, $ne and ranges.
-func MatchKSUID(id ksuid.KSUID) bson.D {
-	return bson.D{{Key: "$in", Value: formsOf([]ksuid.KSUID{id})}}
-}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,6 +32,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/sortid/sortid/bsoncodec"
+	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/sqltype"
 )
 
@@ -63,7 +65,7 @@ var servers struct {
 	mongoImage, mongoVersion string
 	mongo                    *mongo.Client   // bsoncodec registry: KSUIDs as binary
 	mongoDB                  *mongo.Database // on mongo
-	mongoStringDB            *mongo.Database // bsoncodec registry with KSUIDAsString
+	mongoStringDB            *mongo.Database // a registry that writes KSUIDs as strings
 	mongoPlainDB             *mongo.Database // the driver's default registry
 	mongoAddr                string          // host:port inside the Docker network
 }
@@ -279,7 +281,7 @@ func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) 
 	if err != nil {
 		return stop, err
 	}
-	stringClient, err := mongo.Connect(options.Client().ApplyURI(uri).SetRegistry(bsoncodec.NewRegistry(bsoncodec.KSUIDAsString())))
+	stringClient, err := mongo.Connect(options.Client().ApplyURI(uri).SetRegistry(stringWriterRegistry()))
 	if err != nil {
 		client.Disconnect(context.Background())
 		return stop, err
@@ -437,4 +439,16 @@ func sanitize(name string) string {
 		}
 		return '_'
 	}, name)
+}
+
+// stringWriterRegistry is bsoncodec's registry with KSUIDs written as
+// strings, as a service with a codec of its own may write them: the
+// other form a collection can hold.
+func stringWriterRegistry() *bson.Registry {
+	reg := bsoncodec.NewRegistry()
+	reg.RegisterTypeEncoder(reflect.TypeFor[ksuid.KSUID](), bson.ValueEncoderFunc(
+		func(_ bson.EncodeContext, vw bson.ValueWriter, v reflect.Value) error {
+			return vw.WriteString(v.Interface().(ksuid.KSUID).String())
+		}))
+	return reg
 }

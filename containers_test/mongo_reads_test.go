@@ -74,7 +74,7 @@ func insertWith(db func() *mongo.Database) func(ctx context.Context, f mongoForm
 var mongoWriters = []mongoWriter{
 	{"library registry", insertWith(func() *mongo.Database { return servers.mongoDB })},
 	{"default registry", insertWith(func() *mongo.Database { return servers.mongoPlainDB })},
-	{"string setting", insertWith(func() *mongo.Database { return servers.mongoStringDB })},
+	{"a registry writing strings", insertWith(func() *mongo.Database { return servers.mongoStringDB })},
 	{"bson.Marshal", func(ctx context.Context, f mongoForm, coll string, d mongoDocSpec) error {
 		raw, err := bson.Marshal(d.typed(f))
 		if err != nil {
@@ -211,9 +211,9 @@ var mongoForms = []mongoForm{
 // mongoRecommended says whether the README recommends writer w for a
 // field declared in form f; the matrix fails on a silent cell of those.
 func mongoRecommended(f mongoForm, w mongoWriter) bool {
-	// Binary is for collections sortid's types own: KSUIDAsString and
-	// another language's strings are the other form.
-	return f.name == "string" || w.name != "string setting" && w.name != "another language (strings)"
+	// Binary is for collections sortid's types own: a codec of another
+	// service and another language's strings are the other form.
+	return f.name == "string" || w.name != "a registry writing strings" && w.name != "another language (strings)"
 }
 
 // mongoCase is one cell's world: three orders with four events each, two

@@ -152,11 +152,11 @@ func TestMongoMixedHistory(t *testing.T) {
 	}
 }
 
-// TestMongoMatchKSUID: in a collection with both forms, a lookup by the
+// TestMongoEqBothForms: in a collection with both forms, a lookup by the
 // KSUID value finds only the documents of the form the client writes (the
-// silent miss), and bsoncodec.MatchKSUID finds every one, with either
+// silent miss), and bsoncodec.KSUIDField.Eq finds every one, with either
 // client.
-func TestMongoMatchKSUID(t *testing.T) {
+func TestMongoEqBothForms(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
 	binaryID, stringID := ksuid.New(), ksuid.New()
@@ -184,12 +184,12 @@ func TestMongoMatchKSUID(t *testing.T) {
 			t.Errorf("%s: {_id: id} of its own form found %d documents, want 1", c.name, n)
 		}
 		if n := count(c.db, bson.D{{Key: "_id", Value: c.otherForm}}); n != 0 {
-			t.Errorf("%s: {_id: id} of the other form found %d documents; the counter-case expects the miss MatchKSUID is for", c.name, n)
+			t.Errorf("%s: {_id: id} of the other form found %d documents; the counter-case expects the miss KSUIDField.Eq is for", c.name, n)
 		}
 		for _, id := range []ksuid.KSUID{binaryID, stringID} {
-			got := findIDs[ksuid.KSUID](t, ctx, c.db.Collection(name), bson.D{{Key: "_id", Value: bsoncodec.MatchKSUID(id)}})
+			got := findIDs[ksuid.KSUID](t, ctx, c.db.Collection(name), bsoncodec.KSUIDField("_id").Eq(id))
 			if len(got) != 1 || got[0] != id {
-				t.Errorf("%s: MatchKSUID(%v) found %v, want exactly it", c.name, id, got)
+				t.Errorf("%s: KSUIDField.Eq(%v) found %v, want exactly it", c.name, id, got)
 			}
 		}
 	}
