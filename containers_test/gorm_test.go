@@ -237,7 +237,7 @@ func TestGORMPostgresOtherPaths(t *testing.T) {
 func simulatedTime() gormplugin.Option {
 	var calls atomic.Int64
 	clock := func() time.Time { return base.Add(time.Duration(calls.Add(1)/100) * time.Second) }
-	return gormplugin.WithGenerator(ksuid.NewGenerator(ksuid.WithMonotonic(), ksuid.WithClock(clock)))
+	return gormplugin.WithKSUIDGenerator(ksuid.NewGenerator(ksuid.WithMonotonic(), ksuid.WithClock(clock)))
 }
 
 // assertGORMTimeOrder creates 10,000 users in batches through db, opened

@@ -125,13 +125,6 @@ func KSUIDColumnType(dialect string) string { return columnType(dialect, true) }
 // ObjectIDColumnType is KSUIDColumnType for an ObjectID field.
 func ObjectIDColumnType(dialect string) string { return columnType(dialect, false) }
 
-// ColumnType returns KSUIDColumnType(dialect) if isKSUID, otherwise
-// ObjectIDColumnType(dialect).
-//
-// Deprecated: a bool does not say which type it picks; use
-// KSUIDColumnType or ObjectIDColumnType.
-func ColumnType(dialect string, isKSUID bool) string { return columnType(dialect, isKSUID) }
-
 func columnType(dialect string, isKSUID bool) string {
 	n := "24"
 	if isKSUID {

@@ -27,7 +27,7 @@
 // KSUIDs come from a monotonic generator by default: ordered to a
 // fraction of a second, also across application instances, and each a
 // random step of up to 2^72 from its neighbour, so they are safe in URLs.
-// ObjectIDs come from objectid.New. WithGenerator and
+// ObjectIDs come from objectid.New. WithKSUIDGenerator and
 // WithObjectIDGenerator replace either.
 //
 // AutoMigrate gives ID fields (the ID types and their Null types) without a

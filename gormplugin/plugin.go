@@ -35,16 +35,16 @@ func WithTextIDColumns() Option {
 	return func(p *Plugin) { p.textIDs = true }
 }
 
-// WithGenerator makes the plugin take KSUIDs from g. The default is
+// WithKSUIDGenerator makes the plugin take KSUIDs from g. The default is
 // ksuid.NewGenerator(ksuid.WithMonotonic()): see New.
-func WithGenerator(g *ksuid.Generator) Option {
+func WithKSUIDGenerator(g *ksuid.Generator) Option {
 	return func(p *Plugin) { p.newKSUID = g.New }
 }
 
 // WithObjectIDGenerator makes the plugin take ObjectIDs from g. The
 // default is objectid.New, which never repeats an ID: when a second's
 // 2^24 counter values are used up, it waits for the next second. With a
-// Generator, a used-up second is an error (objectid.ErrOverflow) that
+// Generator, a used-up second is an error (objectid.ErrExhausted) that
 // fails the create.
 func WithObjectIDGenerator(g *objectid.Generator) Option {
 	return func(p *Plugin) { p.newObjectID = g.New }
