@@ -143,7 +143,7 @@ func exerciseEnt(t *testing.T, ctx context.Context, client *entdb.Client, stored
 		t.Fatal(err)
 	}
 	assertOrder(t, got, ids)
-	got, err = client.Order.Query().Where(order.IDGTE(ksuid.MustMinAt(windowFrom)), order.IDLTE(ksuid.MustMaxAt(windowTo))).
+	got, err = client.Order.Query().Where(order.IDGTE(must(ksuid.MinAt(windowFrom))), order.IDLTE(must(ksuid.MaxAt(windowTo)))).
 		Order(order.ByID()).IDs(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -72,7 +72,7 @@ func TestGORMPostgresReads(t *testing.T) {
 				id, pivot := users[150].ID, users[150].ID
 				// simulatedTime dates calls 100 to 199 (users[99:199]) at
 				// base + 1 s.
-				lo, hi := ksuid.MustMinAt(base.Add(time.Second)), ksuid.MustMaxAt(base.Add(time.Second))
+				lo, hi := must(ksuid.MinAt(base.Add(time.Second))), must(ksuid.MaxAt(base.Add(time.Second)))
 				count := func(q *gorm.DB) (n int64, err error) { err = q.Model(&gormUser{}).Count(&n).Error; return n, err }
 				for _, tc := range []struct {
 					name string

@@ -167,7 +167,7 @@ func TestPostgresPlansKeepTheIndex(t *testing.T) {
 	if _, err := conn.Exec(ctx, "CREATE INDEX orders_n_id ON orders (n, id)"); err != nil {
 		t.Fatal(err)
 	}
-	id, lo, hi := ids[10000], ksuid.MustMinAt(ids[100].Time()), ksuid.MustMaxAt(ids[200].Time())
+	id, lo, hi := ids[10000], must(ksuid.MinAt(ids[100].Time())), must(ksuid.MaxAt(ids[200].Time()))
 	text := id.String()
 	queries := []struct {
 		sql  string
@@ -287,8 +287,8 @@ func TestPostgresMinAtFollowsTimeZone(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SELECT ksuid_min_at('2026-11-30'), ksuid_min_at('2026-11-30 00:00+00')").Scan(&local, &utc); err != nil {
 		t.Fatal(err)
 	}
-	want := ksuid.MustMinAt(time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC))
-	if local != want || utc != ksuid.MustMinAt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)) {
+	want := must(ksuid.MinAt(time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)))
+	if local != want || utc != must(ksuid.MinAt(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))) {
 		t.Errorf("in New York, ksuid_min_at('2026-11-30') = %v (%v), want %v; with +00 %v", local, local.Time(), want, utc.Time())
 	}
 }

@@ -183,12 +183,12 @@ type idSet struct {
 var paramForms = []string{"ID", "pointer", "Null", "string"}
 
 func ksuidSet(t *testing.T, base time.Time, n int) idSet {
-	return newIDSet(t, "KSUID", "ksuid", base, n, ksuid.NewAt, ksuid.MustMinAt, ksuid.MustMaxAt,
+	return newIDSet(t, "KSUID", "ksuid", base, n, ksuid.NewAt, ksuid.MinAt, ksuid.MaxAt,
 		func(id ksuid.KSUID) ksuid.NullKSUID { return ksuid.NullKSUID{KSUID: id, Valid: true} })
 }
 
 func objectIDSet(t *testing.T, base time.Time, n int) idSet {
-	return newIDSet(t, "ObjectID", "objectid", base, n, objectid.NewAt, objectid.MustMinAt, objectid.MustMaxAt,
+	return newIDSet(t, "ObjectID", "objectid", base, n, objectid.NewAt, objectid.MinAt, objectid.MaxAt,
 		func(id objectid.ObjectID) objectid.NullObjectID {
 			return objectid.NullObjectID{ObjectID: id, Valid: true}
 		})
@@ -202,7 +202,7 @@ func newIDSet[T interface {
 	Bytes() []byte
 	Time() time.Time
 }, N any](t *testing.T, name, domain string, base time.Time, n int,
-	newAt func(time.Time) (T, error), minAt, maxAt func(time.Time) T, null func(T) N) idSet {
+	newAt, minAt, maxAt func(time.Time) (T, error), null func(T) N) idSet {
 	s := idSet{name: name, domain: domain}
 	for i := range n {
 		id, err := newAt(base.Add(time.Duration(i) * time.Second))
@@ -211,8 +211,8 @@ func newIDSet[T interface {
 		}
 		s.ids, s.raw = append(s.ids, id), append(s.raw, id.Bytes())
 	}
-	s.minAt = func(i int) any { return minAt(s.ids[i].(T).Time()) }
-	s.maxAt = func(i int) any { return maxAt(s.ids[i].(T).Time()) }
+	s.minAt = func(i int) any { return must(minAt(s.ids[i].(T).Time())) }
+	s.maxAt = func(i int) any { return must(maxAt(s.ids[i].(T).Time())) }
 	s.form = func(form string, v any) any {
 		id := v.(T)
 		switch form {

@@ -119,7 +119,7 @@ func TestSQLC(t *testing.T) {
 	slices.Reverse(backward)
 	assertOrder(t, backward, ids)
 
-	window, err := q.OrdersBetween(ctx, sqlcdb.OrdersBetweenParams{FromID: ksuid.MustMinAt(windowFrom), ToID: ksuid.MustMaxAt(windowTo)})
+	window, err := q.OrdersBetween(ctx, sqlcdb.OrdersBetweenParams{FromID: must(ksuid.MinAt(windowFrom)), ToID: must(ksuid.MaxAt(windowTo))})
 	if err != nil {
 		t.Fatal(err)
 	}

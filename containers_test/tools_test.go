@@ -107,7 +107,7 @@ func TestToolsOnDomains(t *testing.T) {
 				t.Fatal(err)
 			}
 			assertOrder(t, got, ids)
-			got, err = tl.ids(ctx, table, ksuid.MustMinAt(windowFrom), ksuid.MustMaxAt(windowTo))
+			got, err = tl.ids(ctx, table, must(ksuid.MinAt(windowFrom)), must(ksuid.MaxAt(windowTo)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -28,7 +28,9 @@ func TestNewAt(t *testing.T) {
 		t.Fatalf("NewAt(%v) = %v (%v), %v", at, a, a.Time(), err)
 	}
 	b, _ := ksuid.NewAt(at)
-	if a == b || a.Compare(ksuid.MustMinAt(at)) <= 0 || a.Compare(ksuid.MustMaxAt(at)) >= 0 {
+	lo, _ := ksuid.MinAt(at)
+	hi, _ := ksuid.MaxAt(at)
+	if a == b || a.Compare(lo) <= 0 || a.Compare(hi) >= 0 {
 		t.Errorf("NewAt gave %v and %v: want distinct random payloads inside the second", a, b)
 	}
 	if _, err := ksuid.NewAt(time.Unix(ksuid.EpochUnix-1, 0)); !errors.Is(err, ksuid.ErrTimeRange) {
@@ -36,7 +38,7 @@ func TestNewAt(t *testing.T) {
 	}
 }
 
-func TestMustMinMaxAt(t *testing.T) {
+func TestMinMaxAt(t *testing.T) {
 	at := time.Unix(ksuid.EpochUnix+100000000, 0)
 	// Timestamp 100000000 is 0x05f5e100.
 	wantMin := ksuid.KSUID{0x05, 0xf5, 0xe1, 0x00}
@@ -44,15 +46,14 @@ func TestMustMinMaxAt(t *testing.T) {
 	for i := 4; i < ksuid.Size; i++ {
 		wantMax[i] = 0xFF
 	}
-	if ksuid.MustMinAt(at) != wantMin || ksuid.MustMaxAt(at) != wantMax {
-		t.Errorf("MustMinAt, MustMaxAt = %x, %x", ksuid.MustMinAt(at), ksuid.MustMaxAt(at))
+	lo, errLo := ksuid.MinAt(at)
+	hi, errHi := ksuid.MaxAt(at)
+	if lo != wantMin || hi != wantMax || errLo != nil || errHi != nil {
+		t.Errorf("MinAt, MaxAt = %x (%v), %x (%v); want %x, %x", lo, errLo, hi, errHi, wantMin, wantMax)
 	}
-	defer func() {
-		if r := recover(); r == nil {
-			t.Error("MustMaxAt of a time out of range did not panic")
-		}
-	}()
-	ksuid.MustMaxAt(time.Unix(0, 0))
+	if id, err := ksuid.MaxAt(time.Unix(0, 0)); !errors.Is(err, ksuid.ErrTimeRange) || !id.IsZero() {
+		t.Errorf("MaxAt(1970) = %v, %v; want the zero KSUID and ErrTimeRange", id, err)
+	}
 }
 
 // A backfill: IDs made by NewAt from times in random order sort as the

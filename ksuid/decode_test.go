@@ -15,7 +15,7 @@ import (
 // must wrap one of them (see internal/errcontract).
 var sentinels = []error{
 	ksuid.ErrInvalidLength, ksuid.ErrInvalidCharacter, ksuid.ErrOverflow, ksuid.ErrTimeRange,
-	ksuid.ErrInvalidJSON, ksuid.ErrNull, ksuid.ErrUnsupportedType,
+	ksuid.ErrInvalidJSON, ksuid.ErrNull, ksuid.ErrUnsupportedType, ksuid.ErrInvalidBSON,
 }
 
 func checkDecodeError(t *testing.T, what string, err error, changed bool) {

@@ -18,9 +18,16 @@ var (
 	ErrInvalidCharacter = errors.New("ksuid: invalid character")
 
 	// ErrOverflow means the text is 27 valid characters whose value is
-	// above the largest KSUID (aWgEPTl1tmebfsQzFP4bxwgy80V), or that a
-	// generator has run past the last representable KSUID.
+	// above the largest KSUID (aWgEPTl1tmebfsQzFP4bxwgy80V).
 	ErrOverflow = errors.New("ksuid: value out of range")
+
+	// ErrExhausted means a monotonic generator has passed the largest
+	// KSUID and has no next ID to give.
+	ErrExhausted = errors.New("ksuid: generator exhausted")
+
+	// ErrInvalidBSON means a BSON value's framing is broken: its length
+	// prefix disagrees with its bytes, or a string lacks its NUL.
+	ErrInvalidBSON = errors.New("ksuid: malformed BSON")
 
 	// ErrTimeRange means a time lies before the KSUID epoch
 	// (2014-05-13T16:53:20Z) or after the last second a KSUID can hold
@@ -59,6 +66,7 @@ var spec = idtype.Spec{
 	ErrInvalidJSON:      ErrInvalidJSON,
 	ErrNull:             ErrNull,
 	ErrUnsupportedType:  ErrUnsupportedType,
+	ErrInvalidBSON:      ErrInvalidBSON,
 
 	ParseString: parseInto[string],
 	ParseBytes:  parseInto[[]byte],

@@ -40,6 +40,32 @@ func New() KSUID {
 	return id
 }
 
+// NewAt returns a KSUID for the time t, laid out as New lays out an ID
+// for the current time: the second, the fraction of the second to 2^-24 s,
+// then 104 bits from crypto/rand. IDs made by NewAt sort as their times
+// do, to the fraction of a second, and interleave with IDs from New and
+// from a monotonic Generator in time order. It is the way to date IDs by
+// historical times, a backfill from a created_at column above all:
+//
+//	for i := range rows {
+//		rows[i].ID, err = ksuid.NewAt(rows[i].CreatedAt)
+//	}
+//
+// Only times within the same 60 ns tick come out in random order. A
+// monotonic Generator given historical times by WithClock is no
+// substitute: it never goes back, so it dates every ID after the latest
+// time it has seen. A time outside the range a KSUID can hold is an error
+// wrapping ErrTimeRange.
+func NewAt(t time.Time) (KSUID, error) {
+	ts, err := timestampOf(t.Unix())
+	if err != nil {
+		return KSUID{}, err
+	}
+	id := withTick(ts, int32(t.Nanosecond()))
+	readRandom(id[tickPrefix:])
+	return id, nil
+}
+
 // A Generator makes KSUIDs from a clock and a source of randomness, either
 // of which can be replaced, for example to make IDs for a fixed time in
 // tests. A Generator is safe for concurrent use.
@@ -110,7 +136,7 @@ const (
 // run out, the ID carries into the next tick, and the timestamp after it.
 // If the clock steps back, IDs go on from the latest one, dated by the
 // latest second seen, until the clock passes it again. Past the largest
-// KSUID, New returns an error wrapping ErrOverflow. A monotonic generator
+// KSUID, New returns an error wrapping ErrExhausted. A monotonic generator
 // serializes all calls.
 func WithMonotonic() Option {
 	return func(g *Generator) { g.monotonic = true }
@@ -130,7 +156,7 @@ func NewGenerator(opts ...Option) *Generator {
 // New returns a new KSUID. It returns an error, and no ID, if the clock
 // reads a time a KSUID cannot hold (ErrTimeRange), if the random source
 // fails or comes up short, or if a monotonic generator has passed the
-// largest KSUID (ErrOverflow).
+// largest KSUID (ErrExhausted).
 func (g *Generator) New() (KSUID, error) {
 	var (
 		sec  int64
@@ -184,7 +210,7 @@ func (g *Generator) nextMonotonic(ts uint32, nsec int32) (KSUID, error) {
 	}
 	id := g.last
 	if carry := add(&id, step[:]); carry || add(&id, []byte{1}) { // the step is the bytes read plus one, never zero
-		return KSUID{}, spec.Errorf("monotonic generator passed the largest KSUID", ErrOverflow)
+		return KSUID{}, spec.Errorf("monotonic generator passed the largest KSUID", ErrExhausted)
 	}
 	g.last = id
 	return id, nil

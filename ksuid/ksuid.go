@@ -51,6 +51,18 @@ var (
 	maxTime = time.Unix(MaxUnix, 0).UTC()
 )
 
+// Nil is the zero KSUID, 000000000000000000000000000: the smallest, and
+// the value of a KSUID variable that holds none. It is a value like any
+// other, never SQL NULL. Do not assign to it.
+var Nil KSUID
+
+// Max is the largest KSUID, aWgEPTl1tmebfsQzFP4bxwgy80V: every byte 0xFF.
+// Do not assign to it.
+var Max = KSUID{
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+}
+
 // FromParts returns the KSUID with the second of t as its timestamp and
 // payload, which must be exactly 16 bytes, as its payload. The fraction of
 // the second is dropped. A time outside the range a KSUID can hold

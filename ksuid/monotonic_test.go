@@ -191,8 +191,8 @@ func TestMonotonicCarryAndOverflow(t *testing.T) {
 	if err != nil || max.String() != "aWgEPTl1tmebfsQzFP4bxwgy80V" {
 		t.Fatalf("New() = %v, %v; want the largest KSUID", max, err)
 	}
-	if id, err := g.New(); !errors.Is(err, ksuid.ErrOverflow) || !id.IsZero() {
-		t.Errorf("past the largest KSUID: %v, %v; want ErrOverflow", id, err)
+	if id, err := g.New(); !errors.Is(err, ksuid.ErrExhausted) || errors.Is(err, ksuid.ErrOverflow) || !id.IsZero() {
+		t.Errorf("past the largest KSUID: %v, %v; want ErrExhausted", id, err)
 	}
 }
 

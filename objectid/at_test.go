@@ -1,6 +1,7 @@
 package objectid_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -16,15 +17,14 @@ func TestNilAndMax(t *testing.T) {
 	}
 }
 
-func TestMustMinMaxAt(t *testing.T) {
+func TestMinMaxAt(t *testing.T) {
 	at := time.Unix(1623484646, 0)
-	if objectid.MustMinAt(at).String() != "60c468e60000000000000000" || objectid.MustMaxAt(at).String() != "60c468e6ffffffffffffffff" {
-		t.Errorf("MustMinAt/MustMaxAt = %v, %v", objectid.MustMinAt(at), objectid.MustMaxAt(at))
+	lo, errLo := objectid.MinAt(at)
+	hi, errHi := objectid.MaxAt(at)
+	if lo.String() != "60c468e60000000000000000" || hi.String() != "60c468e6ffffffffffffffff" || errLo != nil || errHi != nil {
+		t.Errorf("MinAt, MaxAt = %v (%v), %v (%v)", lo, errLo, hi, errHi)
 	}
-	defer func() {
-		if r := recover(); r == nil {
-			t.Error("MustMinAt of a time out of range did not panic")
-		}
-	}()
-	objectid.MustMinAt(time.Unix(-1, 0))
+	if id, err := objectid.MinAt(time.Unix(-1, 0)); !errors.Is(err, objectid.ErrTimeRange) || !id.IsZero() {
+		t.Errorf("MinAt(1969) = %v, %v; want the zero ObjectID and ErrTimeRange", id, err)
+	}
 }

@@ -22,7 +22,7 @@ func (id *ObjectID) UnmarshalBSONValue(typ byte, data []byte) error {
 	switch typ {
 	case idtype.BSONObjectID:
 		if len(data) != Size {
-			return spec.Errorf("malformed BSON ObjectId of "+excerpt.Bytes(data)+": want 12 bytes", ErrInvalidLength)
+			return spec.Errorf("malformed BSON ObjectId of "+excerpt.Bytes(data)+": want 12 bytes", ErrInvalidBSON)
 		}
 		*id = ObjectID(data)
 		return nil

@@ -26,7 +26,7 @@ func TestBSONValue(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{0x07, id[:11], objectid.ErrInvalidLength, "objectid: malformed BSON ObjectId of 11 bytes 0x60c468e6101bf215dc9fa8: want 12 bytes"},
+		{0x07, id[:11], objectid.ErrInvalidBSON, "objectid: malformed BSON ObjectId of 11 bytes 0x60c468e6101bf215dc9fa8: want 12 bytes"},
 		{0x0A, nil, objectid.ErrNull, "objectid: cannot decode BSON null into ObjectID; use NullObjectID or *ObjectID"},
 		{0x02, []byte{1, 0, 0, 0, 0}, objectid.ErrUnsupportedType, "objectid: cannot decode BSON string value of 5 bytes 0x0100000000 into ObjectID: want ObjectId"},
 	} {

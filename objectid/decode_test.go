@@ -14,8 +14,8 @@ import (
 // sentinels are the errors the package documents; every decoding error
 // must wrap one of them (see internal/errcontract).
 var sentinels = []error{
-	objectid.ErrInvalidLength, objectid.ErrInvalidCharacter, objectid.ErrTimeRange, objectid.ErrOverflow,
-	objectid.ErrInvalidJSON, objectid.ErrNull, objectid.ErrUnsupportedType,
+	objectid.ErrInvalidLength, objectid.ErrInvalidCharacter, objectid.ErrTimeRange, objectid.ErrExhausted,
+	objectid.ErrInvalidJSON, objectid.ErrNull, objectid.ErrUnsupportedType, objectid.ErrInvalidBSON,
 }
 
 func checkDecodeError(t *testing.T, what string, err error, changed bool) {

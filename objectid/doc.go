@@ -22,7 +22,7 @@
 // crypto/rand on first use, not at import. An ObjectID never repeats
 // within a process: each of a second's 2^24 counter values is handed out
 // once; New then waits for the next second, while NewAt and a Generator
-// return an error wrapping ErrOverflow. Consecutive IDs differ only in the
+// return an error wrapping ErrExhausted. Consecutive IDs differ only in the
 // counter, so an ObjectID's neighbours are easy to guess.
 //
 // New and Generator read the system's real-time clock on every platform,

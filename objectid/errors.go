@@ -22,9 +22,13 @@ var (
 	// 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z.
 	ErrTimeRange = errors.New("objectid: time out of range")
 
-	// ErrOverflow means a generator has used up the 2^24 counter values
+	// ErrExhausted means a generator has used up the 2^24 counter values
 	// of a second: one more ID for that second would repeat one.
-	ErrOverflow = errors.New("objectid: counter values used up")
+	ErrExhausted = errors.New("objectid: counter values used up")
+
+	// ErrInvalidBSON means a BSON ObjectId value is not 12 bytes: its
+	// framing is broken.
+	ErrInvalidBSON = errors.New("objectid: malformed BSON")
 
 	// ErrInvalidJSON means JSON input is neither a string, null, nor an
 	// Extended JSON object {"$oid": "..."}.
@@ -53,11 +57,11 @@ var spec = idtype.Spec{
 
 	ErrInvalidLength:    ErrInvalidLength,
 	ErrInvalidCharacter: ErrInvalidCharacter,
-	ErrOverflow:         ErrOverflow,
 	ErrTimeRange:        ErrTimeRange,
 	ErrInvalidJSON:      ErrInvalidJSON,
 	ErrNull:             ErrNull,
 	ErrUnsupportedType:  ErrUnsupportedType,
+	ErrInvalidBSON:      ErrInvalidBSON,
 
 	ParseString: parseInto[string],
 	ParseBytes:  parseInto[[]byte],

@@ -37,7 +37,7 @@ func New() ObjectID {
 		if err == nil {
 			return id
 		}
-		if !errors.Is(err, ErrOverflow) {
+		if !errors.Is(err, ErrExhausted) {
 			panic(err)
 		}
 		time.Sleep(time.Second - time.Duration(nsec))
@@ -48,7 +48,7 @@ func New() ObjectID {
 // tests. A time outside 1970-01-01 to 2106-02-07T06:28:15Z is an error
 // wrapping ErrTimeRange. NewAt never returns an ObjectID twice: once it
 // has made 2^24 IDs for one second, it returns an error wrapping
-// ErrOverflow for that second.
+// ErrExhausted for that second.
 //
 // NewAt's IDs carry a random value of their own, not the one of New's
 // IDs, and NewAt draws a new one whenever t is earlier than the latest
@@ -121,7 +121,7 @@ func NewGenerator(opts ...Option) *Generator {
 // New returns a new ObjectID for the generator's clock. It returns an
 // error, and no ID, if the clock reads a time an ObjectID cannot hold
 // (ErrTimeRange), or if the 2^24 counter values of the current second are
-// used up (ErrOverflow; the next second has new ones).
+// used up (ErrExhausted; the next second has new ones).
 func (g *Generator) New() (ObjectID, error) {
 	var sec int64
 	if g.now == nil {
@@ -210,5 +210,5 @@ func (s *second) take() (ObjectID, bool) {
 
 func overflowError(sec uint32) error {
 	return spec.Errorf("the 2^24 counter values of second "+time.Unix(int64(sec), 0).UTC().Format(time.RFC3339)+
-		" ("+strconv.FormatUint(uint64(sec), 10)+") are used up", ErrOverflow)
+		" ("+strconv.FormatUint(uint64(sec), 10)+") are used up", ErrExhausted)
 }

@@ -14,7 +14,7 @@ import (
 func fixedClock(t time.Time) func() time.Time { return func() time.Time { return t } }
 
 // TestGeneratorOverflow runs a generator to the end of a second's counter
-// values: the last IDs are distinct, then New refuses with ErrOverflow
+// values: the last IDs are distinct, then New refuses with ErrExhausted
 // rather than repeat one, and the next second has values again.
 func TestGeneratorOverflow(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -38,8 +38,8 @@ func TestGeneratorOverflow(t *testing.T) {
 	}
 	for range 2 {
 		id, err := g.New()
-		if !errors.Is(err, objectid.ErrOverflow) || !id.IsZero() {
-			t.Fatalf("past the last counter value: %v, %v; want ErrOverflow and no ID", id, err)
+		if !errors.Is(err, objectid.ErrExhausted) || !id.IsZero() {
+			t.Fatalf("past the last counter value: %v, %v; want ErrExhausted and no ID", id, err)
 		}
 		if want := "objectid: the 2^24 counter values of second 2026-01-02T03:04:05Z (1767323045) are used up"; err.Error() != want {
 			t.Errorf("message %q, want %q", err, want)
@@ -95,8 +95,8 @@ func TestNewAtOverflow(t *testing.T) {
 	if err != nil || last == first || last.Random() != first.Random() {
 		t.Fatalf("last counter value: %v, %v", last, err)
 	}
-	if id, err := objectid.NewAt(at); !errors.Is(err, objectid.ErrOverflow) || !id.IsZero() {
-		t.Fatalf("one more: %v, %v; want ErrOverflow", id, err)
+	if id, err := objectid.NewAt(at); !errors.Is(err, objectid.ErrExhausted) || !id.IsZero() {
+		t.Fatalf("one more: %v, %v; want ErrExhausted", id, err)
 	}
 	// Another second has its own counter values; an earlier one than
 	// the latest gets a new random value, as the generator does not

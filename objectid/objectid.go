@@ -33,6 +33,15 @@ const (
 	MaxUnix = math.MaxUint32
 )
 
+// Nil is the zero ObjectID, 000000000000000000000000: the smallest, and
+// the value of an ObjectID variable that holds none. It is a value like any
+// other, never SQL NULL. Do not assign to it.
+var Nil ObjectID
+
+// Max is the largest ObjectID, ffffffffffffffffffffffff. Do not assign to
+// it.
+var Max = ObjectID{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}
+
 // MinAt returns the smallest ObjectID whose timestamp is the second of t:
 // the other 8 bytes are zero. With MaxAt it bounds a time window, so that
 // the filter {_id: {$gte: MinAt(from), $lte: MaxAt(to)}} selects the IDs

@@ -114,7 +114,7 @@ func (s *Spec) BSONTypeError(typ byte, data []byte, want string) error {
 
 // BSONMalformedError reports a BSON value whose framing is broken.
 func (s *Spec) BSONMalformedError(what string, data []byte) error {
-	return s.Errorf("malformed BSON "+what+" value of "+excerpt.Bytes(data), s.ErrInvalidLength)
+	return s.Errorf("malformed BSON "+what+" value of "+excerpt.Bytes(data), s.ErrInvalidBSON)
 }
 
 // BSONParseError reports a BSON string that does not hold the text form.

@@ -35,6 +35,7 @@ type Spec struct {
 	ErrInvalidJSON      error
 	ErrNull             error
 	ErrUnsupportedType  error
+	ErrInvalidBSON      error
 
 	// ParseString and ParseBytes decode the text form into dst, which
 	// has Size bytes, and write it only when they succeed. They return
@@ -48,8 +49,8 @@ type Spec struct {
 	ByteaError func(input string, offset int) error
 }
 
-// Must returns v, or panics with err: the Must forms (MustParse,
-// MustMinAt, MustMaxAt) for values known to be good.
+// Must returns v, or panics with err: MustParse, for values known to be
+// good.
 func Must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)
