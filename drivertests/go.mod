@@ -3,7 +3,8 @@ module github.com/sortid/sortid/drivertests
 go 1.26.0
 
 // Tests that need a driver or a browser the library does not: gormplugin
-// on SQLite (cgo) and the sortid command's page in headless Chromium.
+// on SQLite (cgo), the sortid command's page in headless Chromium, and
+// the migration tables against segmentio/ksuid and mongo-driver.
 // They live in a module of their own so that the library's go.mod lists
 // only what its packages import.
 replace github.com/sortid/sortid => ../
@@ -11,7 +12,9 @@ replace github.com/sortid/sortid => ../
 require (
 	github.com/chromedp/cdproto v0.160.3
 	github.com/chromedp/chromedp v0.23.1
+	github.com/segmentio/ksuid v1.0.4
 	github.com/sortid/sortid v0.0.0
+	go.mongodb.org/mongo-driver/v2 v2.10.0
 	gorm.io/driver/sqlite v1.6.0
 	gorm.io/gorm v1.31.2
 )

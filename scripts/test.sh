@@ -99,9 +99,10 @@ tools=$!
 status=0
 step unit tests
 $GO test -race ./... || status=1
-# gormplugin on SQLite: a module of its own (with the browser test below),
-# so that its driver stays out of the library's go.mod.
-(cd drivertests && $GO test -race ./gormsqlite/...) || status=1
+# gormplugin on SQLite and the migration tables against segmentio/ksuid
+# and mongo-driver: a module of their own (with the browser test below),
+# so that their drivers stay out of the library's go.mod.
+(cd drivertests && $GO test -race ./gormsqlite/... ./migrate/...) || status=1
 step "the page in headless Chromium"
 # -count=1: the browser test builds and runs the command, which the test
 # cache does not see, so a cached pass could hide a changed page.
