@@ -15,6 +15,7 @@ require (
 	github.com/segmentio/ksuid v1.0.4
 	github.com/sortid/sortid v0.0.0
 	go.mongodb.org/mongo-driver/v2 v2.10.0
+	golang.org/x/mod v0.41.0
 	gorm.io/driver/sqlite v1.6.0
 	gorm.io/gorm v1.31.2
 )

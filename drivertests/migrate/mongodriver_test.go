@@ -3,6 +3,7 @@ package migrate
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -43,8 +44,8 @@ func TestFromMongoDriver(t *testing.T) {
 		}
 	})
 	t.Run("the driver's String is not the hex", func(t *testing.T) {
-		if oid.String() != `ObjectID("`+hex+`")` {
-			t.Errorf("the driver's String = %s; the row says ObjectID(\"…\")", oid.String())
+		if oid.String() != `ObjectID("`+hex+`")` || fmt.Sprintf("ObjectID(%q)", ours) != oid.String() {
+			t.Errorf("the driver's String = %s, the row's Sprintf %s", oid.String(), fmt.Sprintf("ObjectID(%q)", ours))
 		}
 	})
 	t.Run("Timestamp is Time", func(t *testing.T) {
