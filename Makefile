@@ -1,18 +1,25 @@
 GO ?= go
 
-.PHONY: test check integration bench bench-cli bench-postgres bench-mongo fuzz
+.PHONY: test check api integration bench bench-cli bench-postgres bench-mongo fuzz
 
 # The project's test command; scripts/test.sh says what it runs.
 test:
 	GO=$(GO) scripts/test.sh
 
-# The one-minute loop while changing code: formatting, vet and the unit
-# tests of the library's module, nothing installed or started. make test
-# is what CI runs.
+# The one-minute loop while changing code, with no Docker, network or
+# root: formatting, vet, the library's unit tests with the race detector
+# (TestAPI among them compares the exported API with api/sortid.txt), and
+# a build of every Go block in README.md and docs/. make test is what CI
+# runs.
 check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test ./...
+	$(GO) test -race ./...
+	GO=$(GO) scripts/snippets.sh
+
+# After a deliberate change to the exported API: rewrite the listing.
+api:
+	$(GO) test -run '^TestAPI$$' -update-api .
 
 # Only the integration tests, with every container step shown. Unlike
 # make test, it leaves a dockerd it started running.

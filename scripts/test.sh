@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The project's test command, run by `make test` (and so by CI): gofmt and
 # vet; the unit tests with the race detector, with gormplugin's on SQLite
-# (drivertests/gormsqlite); the page of cmd/sortid in headless Chromium
+# (drivertests/gormsqlite), the migration tables and what a consumer
+# downloads (drivertests/migrate, modgraph); the page of cmd/sortid in headless Chromium
 # (drivertests/browser); the allocation tests and the 2^24-ID command test without the race
-# detector; the unit tests again under Go 1.27; the ID packages again as
+# detector; the unit tests again under Go 1.27; a build of every Go block
+# of README.md and docs/; the ID packages again as
 # GOARCH=386 under qemu, and the clock linked for other platforms; vet of
 # the benchmark and driver-test modules; the integration tests against
 # real servers (PostgreSQL, MySQL/MariaDB, a MongoDB-wire server), each
@@ -102,7 +104,7 @@ $GO test -race ./... || status=1
 # gormplugin on SQLite and the migration tables against segmentio/ksuid
 # and mongo-driver: a module of their own (with the browser test below),
 # so that their drivers stay out of the library's go.mod.
-(cd drivertests && $GO test -race ./gormsqlite/... ./migrate/...) || status=1
+(cd drivertests && $GO test -race ./gormsqlite/... ./migrate/... ./modgraph/...) || status=1
 step "the page in headless Chromium"
 # -count=1: the browser test builds and runs the command, which the test
 # cache does not see, so a cached pass could hide a changed page.
@@ -137,6 +139,8 @@ step "clock links on other platforms"
 for target in linux/arm64 darwin/arm64 windows/amd64 js/wasm; do
 	GOOS=${target%/*} GOARCH=${target#*/} $GO build -o /dev/null ./internal/wallclock/linkcheck || { echo "does not link for $target"; status=1; }
 done
+step "the Go blocks of README.md and docs/"
+GO=$GO scripts/snippets.sh || status=1
 step "benchmark and driver-test modules vet"
 (cd bench && $GO vet ./...) || status=1
 (cd drivertests && $GO vet ./...) || status=1
