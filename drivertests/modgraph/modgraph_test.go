@@ -20,9 +20,11 @@ func TestConsumerOfKSUID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A module proxy made of this machine's module cache: nothing comes
-	// from the network, and a fresh module cache records what a consumer
-	// downloads.
+	// A module proxy made of this machine's module cache, then the
+	// configured proxy for what the cache lacks (a fresh machine's cache
+	// has the go.mod files of sortid's requirements but not their .info
+	// files, which go list -m needs). A fresh module cache records what a
+	// consumer downloads.
 	goenv := func(name string) string {
 		out, err := exec.Command("go", "env", name).Output()
 		if err != nil {
@@ -30,7 +32,7 @@ func TestConsumerOfKSUID(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	proxy := "file://" + filepath.Join(goenv("GOMODCACHE"), "cache", "download")
+	proxy := "file://" + filepath.Join(goenv("GOMODCACHE"), "cache", "download") + "," + goenv("GOPROXY")
 	dir, cache := t.TempDir(), t.TempDir()
 	write := func(name, text string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
