@@ -117,9 +117,24 @@ step "ID packages on GOARCH=386 (under qemu-i386)"
 # The clock is read differently on linux/amd64 and elsewhere; both must
 # behave the same, in and out of a testing/synctest bubble. This kernel
 # cannot run 32-bit binaries itself; Go's asynchronous preemption signals
-# crash under qemu's user mode, so they are turned off.
+# crash under qemu's user mode, so they are turned off. Rarely, on a
+# loaded machine, qemu itself still dies ("qemu: uncaught target signal",
+# once in a cold CI run on 2026-12-02, never in 40 runs since): a package
+# whose test binary qemu killed is run once more, and must pass then.
 if command -v qemu-i386 >/dev/null; then
-	GOARCH=386 GODEBUG=asyncpreemptoff=1 $GO test -count=1 -exec qemu-i386 ./internal/... ./ksuid ./objectid || status=1
+	out386=$run/386.log
+	if ! GOARCH=386 GODEBUG=asyncpreemptoff=1 $GO test -count=1 -exec qemu-i386 ./internal/... ./ksuid ./objectid 2>&1 | tee "$out386"; then
+		# Each failed package, and whether qemu's crash message comes
+		# in the three lines before its FAIL line.
+		verdicts=$(awk '/^FAIL\t/ { c = (b1 b2 b3 ~ /qemu: uncaught target signal/); print $2, c } { b1 = b2; b2 = b3; b3 = $0 }' "$out386")
+		crashed=$(echo "$verdicts" | awk '$2 == 1 { print $1 }')
+		if [ -n "$crashed" ] && ! echo "$verdicts" | awk '$2 == 0 { bad = 1 } END { exit !bad }'; then
+			echo "qemu crashed under" $crashed "; running it again once"
+			GOARCH=386 GODEBUG=asyncpreemptoff=1 $GO test -count=1 -exec qemu-i386 $crashed || status=1
+		else
+			status=1
+		fi
+	fi
 elif [ -n "${CI:-}" ]; then
 	echo "qemu-i386 is missing (Debian package qemu-user); scripts/install-packages.sh installs it"
 	status=1
