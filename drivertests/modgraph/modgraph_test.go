@@ -5,6 +5,7 @@
 package modgraph
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,6 +95,15 @@ func TestConsumerOfKSUID(t *testing.T) {
 	}
 	if len(mods) != len(mf.Require) {
 		t.Errorf("downloaded %d go.mod files, want one for each of the %d modules sortid requires", len(mods), len(mf.Require))
+	}
+	// The README gives the count; it must be this one.
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := fmt.Sprintf("`go.mod` files of the %d modules", len(mf.Require))
+	if !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), claim) {
+		t.Errorf("README.md does not say %q", claim)
 	}
 	t.Logf("go list -m all: %d modules; downloaded: %d go.mod files, %d zips", len(listed), len(mods), len(zips))
 }
