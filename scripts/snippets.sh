@@ -25,4 +25,4 @@ if [ "$n" -eq 0 ]; then
 fi
 echo "snippets: building $n Go blocks"
 cd containers_test
-GOFLAGS=-mod=mod $GO vet "./$(basename "$dir")/..."
+$GO vet "./$(basename "$dir")/..."
