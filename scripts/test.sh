@@ -66,6 +66,10 @@ finish() {
 		kill "$setup" 2>/dev/null
 		wait "$setup" 2>/dev/null
 	fi
+	if [ -n "${vet:-}" ] && kill -0 "$vet" 2>/dev/null; then
+		kill "$vet" 2>/dev/null
+		wait "$vet" 2>/dev/null
+	fi
 	if [ -n "${tools:-}" ] && kill -0 "$tools" 2>/dev/null; then
 		kill "$tools" 2>/dev/null
 		wait "$tools" 2>/dev/null
@@ -97,6 +101,9 @@ setup=$!
 # them. Its check runs last.
 nice -n 19 scripts/tools.sh >"$run/tools" 2>"$run/tools.log" &
 tools=$!
+# The Go 1.27 toolchain (about 76 MB through the module proxy, once per
+# machine) downloads while the unit tests keep the CPU busy.
+GOTOOLCHAIN=go1.27.3 $GO version >"$run/toolchain.log" 2>&1 &
 
 status=0
 step unit tests
@@ -156,9 +163,13 @@ for target in linux/arm64 darwin/arm64 windows/amd64 js/wasm; do
 done
 step "the Go blocks of README.md and docs/"
 GO=$GO scripts/snippets.sh || status=1
-step "benchmark and driver-test modules vet"
-(cd bench && $GO vet ./...) || status=1
-(cd drivertests && $GO vet ./...) || status=1
+# Vet of the benchmark and driver-test modules, compiling what only they
+# import, runs in the background at the lowest priority during the
+# integration tests, which spend much of their time waiting on servers;
+# its output and verdict come after them.
+vetlog=$run/vet.log
+nice -n 19 bash -c 'cd bench && "$0" vet ./... && cd ../drivertests && "$0" vet ./...' "$GO" >"$vetlog" 2>&1 &
+vet=$!
 # containers_test is not vetted on its own: its tests build it with -race
 # below, and go test runs vet's main checks on it then. A separate vet
 # would compile its whole dependency tree a second time (about two
@@ -175,6 +186,10 @@ step integration tests
 # noise.
 (cd containers_test && env $(cat "$envfile") $GO test -race -count=1 -timeout 20m -v 2>&1) |
 	sed -u '/^=== \(RUN\|PAUSE\|CONT\)/d' || status=1
+step "benchmark and driver-test modules vet"
+wait "$vet" || status=1
+vet=
+cat "$vetlog"
 if [ -n "${CI:-}" ] && docker info >/dev/null 2>&1; then
 	step "no container left behind"
 	left=$(docker ps -a --format '{{.ID}} {{.Image}} {{.Status}}')
