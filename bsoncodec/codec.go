@@ -22,13 +22,12 @@ func NewRegistry() *bson.Registry {
 // Register adds encoders and decoders for ksuid.KSUID, ksuid.NullKSUID,
 // objectid.ObjectID, objectid.NullObjectID and pointers to them to reg.
 func Register(reg *bson.Registry) {
-	k := ksuidCodec{}
 	for _, r := range []struct {
 		t     reflect.Type
 		codec codec
 	}{
-		{tKSUID, k},
-		{tNullKSUID, nullKSUIDCodec{k}},
+		{tKSUID, ksuidCodec{}},
+		{tNullKSUID, nullKSUIDCodec{}},
 		{tObjectID, objectIDCodec{}},
 		{tNullObjectID, nullObjectIDCodec{}},
 	} {
@@ -78,18 +77,19 @@ func valueOf[T any](val reflect.Value) *T {
 
 type ksuidCodec struct{}
 
-func (c ksuidCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, val reflect.Value) error {
+func (ksuidCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, val reflect.Value) error {
 	if val.Type() != tKSUID {
 		return bson.ValueEncoderError{Name: "KSUIDEncodeValue", Types: []reflect.Type{tKSUID}, Received: val}
 	}
-	return c.write(vw, valueOf[ksuid.KSUID](val))
+	return writeKSUID(vw, valueOf[ksuid.KSUID](val))
 }
 
-func (c ksuidCodec) write(vw bson.ValueWriter, id *ksuid.KSUID) error {
+// writeKSUID writes id as 20 bytes of binary, subtype 0.
+func writeKSUID(vw bson.ValueWriter, id *ksuid.KSUID) error {
 	return vw.WriteBinaryWithSubtype(id[:], bson.TypeBinaryGeneric)
 }
 
-func (c ksuidCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
+func (ksuidCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
 	if !val.CanSet() || val.Type() != tKSUID {
 		return bson.ValueDecoderError{Name: "KSUIDDecodeValue", Types: []reflect.Type{tKSUID}, Received: val}
 	}
@@ -144,9 +144,9 @@ func readRaw(dc bson.DecodeContext, vr bson.ValueReader) (byte, []byte, error) {
 	return byte(raw.Type), raw.Value, nil
 }
 
-type nullKSUIDCodec struct{ k ksuidCodec }
+type nullKSUIDCodec struct{}
 
-func (c nullKSUIDCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, val reflect.Value) error {
+func (nullKSUIDCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, val reflect.Value) error {
 	if val.Type() != tNullKSUID {
 		return bson.ValueEncoderError{Name: "NullKSUIDEncodeValue", Types: []reflect.Type{tNullKSUID}, Received: val}
 	}
@@ -154,10 +154,10 @@ func (c nullKSUIDCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, v
 	if !n.Valid {
 		return vw.WriteNull()
 	}
-	return c.k.write(vw, &n.KSUID)
+	return writeKSUID(vw, &n.KSUID)
 }
 
-func (c nullKSUIDCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
+func (nullKSUIDCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {
 	if !val.CanSet() || val.Type() != tNullKSUID {
 		return bson.ValueDecoderError{Name: "NullKSUIDDecodeValue", Types: []reflect.Type{tNullKSUID}, Received: val}
 	}
