@@ -61,7 +61,7 @@ func TestFromMongoDriver(t *testing.T) {
 		d := bson.NewObjectIDFromTimestamp(at)
 		n, err := objectid.NewAt(at)
 		lo, _ := objectid.MinAt(at)
-		if err != nil || !n.Time().Equal(d.Timestamp()) || lo.Time() != at || lo.Compare(objectid.ObjectID(d)) >= 0 {
+		if err != nil || !n.Time().Equal(d.Timestamp()) || !lo.Time().Equal(at) || lo.Compare(objectid.ObjectID(d)) >= 0 {
 			t.Errorf("NewAt = %v, %v; MinAt = %v; driver %v", n, err, lo, d)
 		}
 	})
