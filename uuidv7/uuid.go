@@ -1,0 +1,120 @@
+package uuidv7
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strconv"
+	"time"
+)
+
+// UUID is a UUID of 16 bytes. The zero value is the nil UUID, which is
+// not a version 7 UUID: Parse refuses it, IsZero reports it.
+//
+// UUID is comparable and can be used as a map key; Compare orders UUIDv7s
+// by time.
+type UUID [Size]byte
+
+const (
+	// Size is the length of a UUID in bytes.
+	Size = 16
+
+	// EncodedLen is the length of the text form, 8-4-4-4-12 hex digits.
+	EncodedLen = 36
+
+	// MaxUnixMilli is the last millisecond 48 bits hold.
+	MaxUnixMilli = 1<<48 - 1
+)
+
+// Nil is the nil UUID, all zeros: the value of a UUID variable that
+// holds none. Do not assign to it.
+var Nil UUID
+
+// FromBytes returns the UUIDv7 in b, which must be exactly 16 bytes of a
+// version 7 UUID with the RFC 9562 variant.
+func FromBytes(b []byte) (UUID, error) {
+	if len(b) != Size {
+		return UUID{}, &valueError{"uuidv7: invalid length " + strconv.Itoa(len(b)) + " bytes, want 16", ErrInvalidLength}
+	}
+	id := UUID(b)
+	if !id.isV7() {
+		return UUID{}, &valueError{"uuidv7: " + id.String() + " is version " + strconv.Itoa(id.Version()) + ", want a version 7 UUID with the RFC 9562 variant", ErrVersion}
+	}
+	return id, nil
+}
+
+// isV7 reports whether id carries version 7 and the RFC 9562 variant.
+func (id UUID) isV7() bool { return id[6]>>4 == 7 && id[8]>>6 == 0b10 }
+
+// Version returns the version nibble, 7 for a UUIDv7.
+func (id UUID) Version() int { return int(id[6] >> 4) }
+
+// UnixMilli returns the 48-bit millisecond timestamp.
+func (id UUID) UnixMilli() int64 {
+	return int64(binary.BigEndian.Uint64(id[:8]) >> 16)
+}
+
+// Time returns the millisecond the UUID was made in, in UTC. It does not
+// read the fraction of the millisecond this package's generator stores:
+// other generators use those bits for a counter or randomness.
+func (id UUID) Time() time.Time { return time.UnixMilli(id.UnixMilli()).UTC() }
+
+// IsZero reports whether id is the nil UUID.
+func (id UUID) IsZero() bool { return id == Nil }
+
+// Compare returns -1, 0 or +1 as id sorts before, with or after other.
+func (id UUID) Compare(other UUID) int { return bytes.Compare(id[:], other[:]) }
+
+// Bytes returns the 16 bytes of id in a new slice.
+func (id UUID) Bytes() []byte { return append([]byte(nil), id[:]...) }
+
+// MinAt returns the smallest UUIDv7 of t's millisecond: the lower bound
+// of a window of IDs, WHERE id >= MinAt(from). A time outside 1970 to
+// year 10889 is an error wrapping ErrTimeRange.
+func MinAt(t time.Time) (UUID, error) {
+	ms, err := milliOf(t)
+	if err != nil {
+		return UUID{}, err
+	}
+	return layout(ms, 0, 0), nil
+}
+
+// MaxAt returns the largest UUIDv7 of t's millisecond: the upper bound of
+// a window of IDs, WHERE id <= MaxAt(to).
+func MaxAt(t time.Time) (UUID, error) {
+	ms, err := milliOf(t)
+	if err != nil {
+		return UUID{}, err
+	}
+	return layout(ms, 1<<12-1, 1<<62-1), nil
+}
+
+func milliOf(t time.Time) (uint64, error) {
+	ms := t.UnixMilli()
+	if ms < 0 || ms > MaxUnixMilli || t.Before(time.Unix(0, 0)) {
+		return 0, timeError(t)
+	}
+	return uint64(ms), nil
+}
+
+func timeError(t time.Time) error {
+	return &valueError{"uuidv7: time " + t.UTC().Format(time.RFC3339Nano) + " is outside 1970-01-01T00:00:00Z to the last millisecond 48 bits hold", ErrTimeRange}
+}
+
+// valueError is an error about a value that is not text: its message,
+// and the sentinel it wraps.
+type valueError struct {
+	msg string
+	err error
+}
+
+func (e *valueError) Error() string { return e.msg }
+func (e *valueError) Unwrap() error { return e.err }
+
+// layout builds a UUIDv7 from the millisecond, the 12 bits of rand_a and
+// the 62 bits of rand_b.
+func layout(ms uint64, randA uint16, randB uint64) UUID {
+	var id UUID
+	binary.BigEndian.PutUint64(id[:8], ms<<16|0x7000|uint64(randA&0x0FFF))
+	binary.BigEndian.PutUint64(id[8:], 0b10<<62|randB&(1<<62-1))
+	return id
+}
