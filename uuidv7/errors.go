@@ -3,6 +3,9 @@ package uuidv7
 import (
 	"errors"
 	"strconv"
+	"time"
+
+	"github.com/sortid/sortid/internal/idtype"
 )
 
 // Sentinel errors. Every error about an input wraps one of them, for use
@@ -27,7 +30,60 @@ var (
 	// ErrExhausted means a monotonic generator has passed the largest
 	// UUIDv7 and has no next ID to give.
 	ErrExhausted = errors.New("uuidv7: generator exhausted")
+
+	// ErrInvalidJSON means JSON input is neither a string nor null.
+	ErrInvalidJSON = errors.New("uuidv7: invalid JSON")
+
+	// ErrInvalidBSON means a BSON value's framing is broken: its length
+	// prefix disagrees with its bytes, or a string lacks its NUL.
+	ErrInvalidBSON = errors.New("uuidv7: malformed BSON")
+
+	// ErrNull means a NULL was scanned or decoded into a UUID, which
+	// cannot hold one; NullUUID and *UUID can.
+	ErrNull = errors.New("uuidv7: NULL")
+
+	// ErrUnsupportedType means Scan or a decoder was given a Go or
+	// database type that does not hold a UUID.
+	ErrUnsupportedType = errors.New("uuidv7: unsupported type")
 )
+
+// spec describes UUID to the rules it shares with ksuid and objectid.
+var spec = idtype.Spec{
+	Pkg:      "uuidv7",
+	Type:     "UUID",
+	Null:     "NullUUID",
+	Size:     Size,
+	TextLen:  EncodedLen,
+	ScanWant: "want 16 bytes or 36 characters",
+	JSONWant: "a string or null",
+	MinTime:  time.UnixMilli(0).UTC(),
+	MaxTime:  time.UnixMilli(MaxUnixMilli).UTC(),
+
+	ErrInvalidLength:    ErrInvalidLength,
+	ErrInvalidCharacter: ErrInvalidCharacter,
+	ErrTimeRange:        ErrTimeRange,
+	ErrInvalidJSON:      ErrInvalidJSON,
+	ErrNull:             ErrNull,
+	ErrUnsupportedType:  ErrUnsupportedType,
+	ErrInvalidBSON:      ErrInvalidBSON,
+
+	ParseString: parseInto[string],
+	ParseBytes:  parseInto[[]byte],
+	ByteaError: func(input string, offset int) error {
+		return parseError(input, offset, ErrInvalidCharacter)
+	},
+}
+
+// parseInto is parse for the shared rules, which hand a slice of Size
+// bytes to fill.
+func parseInto[S string | []byte](dst []byte, s S) error {
+	id, err := parse(s)
+	if err != nil {
+		return err
+	}
+	copy(dst, id[:])
+	return nil
+}
 
 // ParseError reports text that is not a UUIDv7. It wraps
 // ErrInvalidLength, ErrInvalidCharacter or ErrVersion.
@@ -46,7 +102,11 @@ func (e *ParseError) Error() string {
 	case e.Err == ErrInvalidLength:
 		return msg + "invalid length " + strconv.Itoa(max(e.length, len(e.Input))) + ", want 36"
 	case e.Err == ErrInvalidCharacter && e.Offset >= 0 && e.Offset < len(e.Input):
-		return msg + "invalid character " + strconv.QuoteRune(rune(e.Input[e.Offset])) + " at offset " + strconv.Itoa(e.Offset)
+		char := strconv.QuoteRune(rune(e.Input[e.Offset]))
+		if e.Input[e.Offset] >= 0x80 {
+			char = "byte 0x" + strconv.FormatUint(uint64(e.Input[e.Offset]), 16)
+		}
+		return msg + "invalid character " + char + " at offset " + strconv.Itoa(e.Offset)
 	case e.Err == ErrVersion && len(e.Input) == EncodedLen:
 		return msg + "version " + e.Input[14:15] + ", want a version 7 UUID with the RFC 9562 variant"
 	case e.Err != nil:
