@@ -15,9 +15,9 @@
 // AfterConnect registers the domains' OIDs, so that IDs go into them as
 // raw bytes in binary format, and the ID types for every column type: raw
 // bytes into bytea, the text form into text, char and varchar. It covers
-// ksuid.KSUID, ksuid.NullKSUID, objectid.ObjectID and objectid.NullObjectID,
-// pointers to them (a nil pointer is NULL) and slices of them as array
-// parameters (id = ANY($1)). Scanning needs no registration: the types
+// ksuid.KSUID, ksuid.NullKSUID, objectid.ObjectID, objectid.NullObjectID,
+// uuidv7.UUID and uuidv7.NullUUID, pointers to them (a nil pointer is
+// NULL) and slices of them as array parameters (id = ANY($1)). Scanning needs no registration: the types
 // implement sql.Scanner, which takes the raw bytes, the text form and the
 // \x hex form of a bytea. A pool with a hook of its own keeps it with
 // AfterConnectThen.
@@ -36,6 +36,12 @@
 // binary column, id.String() for a text one. A database whose ID columns
 // are all binary (the domains, bytea) can say so with AfterConnectBytea
 // (or RegisterBytea), and IDs then go as bytes in those modes too.
+//
+// A UUIDv7 is the exception: it goes into PostgreSQL's own uuid type,
+// which reads the text form as the same 16 bytes, so in those modes it
+// goes as its text form, under either hook, and finds its rows in uuid
+// and text columns alike. Keep UUIDs in uuid columns, not bytea, which
+// would take the 36 characters as bytes.
 //
 // The same error comes for a domain installed after the connection was
 // made, whose type the connection has not registered: reconnect (a pool

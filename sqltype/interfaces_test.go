@@ -8,6 +8,7 @@ import (
 
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // The interfaces pgx and database/sql reach the ID types through: a
@@ -22,9 +23,13 @@ var (
 	_ driver.Valuer = ksuid.NullKSUID{}
 	_ driver.Valuer = objectid.ObjectID{}
 	_ driver.Valuer = objectid.NullObjectID{}
+	_ driver.Valuer = uuidv7.UUID{}
+	_ driver.Valuer = uuidv7.NullUUID{}
 
 	_ sql.Scanner = (*ksuid.KSUID)(nil)
 	_ sql.Scanner = (*ksuid.NullKSUID)(nil)
 	_ sql.Scanner = (*objectid.ObjectID)(nil)
 	_ sql.Scanner = (*objectid.NullObjectID)(nil)
+	_ sql.Scanner = (*uuidv7.UUID)(nil)
+	_ sql.Scanner = (*uuidv7.NullUUID)(nil)
 )

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // Register teaches m to encode sortid's ID types by the column type: raw
@@ -29,8 +30,9 @@ func register(m *pgtype.Map, untyped pgtype.Codec) {
 	// comes first, so bytea gets raw bytes in either format; text columns
 	// refuse it and take the text form. Both go before pgx's own
 	// wrappers, which would treat a KSUID as the array [20]byte that it is
-	// underneath, or fall back to driver.Valuer.
-	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapAsBytes, tryWrapAsText}, m.TryWrapEncodePlanFuncs...)
+	// underneath, or fall back to driver.Valuer. A UUIDv7 goes to a uuid
+	// column as its 16 bytes through pgx's own uuid codec.
+	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapAsBytes, tryWrapAsUUID, tryWrapAsText}, m.TryWrapEncodePlanFuncs...)
 
 	registerUntyped(m, untyped)
 }
@@ -148,6 +150,16 @@ func (v *idBytes) set(value any) bool {
 	case objectid.NullObjectID:
 		v.null = !id.Valid
 		v.n = copy(v.buf[:], id.ObjectID[:])
+	case uuidv7.UUID:
+		v.n = copy(v.buf[:], id[:])
+	case *uuidv7.UUID:
+		v.null = id == nil
+		if id != nil {
+			v.n = copy(v.buf[:], id[:])
+		}
+	case uuidv7.NullUUID:
+		v.null = !id.Valid
+		v.n = copy(v.buf[:], id.UUID[:])
 	default:
 		return false
 	}
@@ -168,6 +180,8 @@ func (v *idText) TextValue() (pgtype.Text, error) {
 		return pgtype.Text{}, nil
 	case b.n == ksuid.Size:
 		return pgtype.Text{String: ksuid.KSUID(b.buf).String(), Valid: true}, nil
+	case b.n == uuidv7.Size:
+		return pgtype.Text{String: uuidv7.UUID(b.buf[:uuidv7.Size]).String(), Valid: true}, nil
 	default:
 		return pgtype.Text{String: objectid.ObjectID(b.buf[:objectid.Size]).String(), Valid: true}, nil
 	}
@@ -179,6 +193,52 @@ func tryWrapAsBytes(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
 		return nil, nil, false
 	}
 	return p, &p.v, true
+}
+
+// idUUID is a UUIDv7, or NULL, as a pgtype.UUIDValuer only; reused like
+// idBytes. Other IDs are not UUIDs, and it does not take them.
+type idUUID struct {
+	bytes idBytes
+}
+
+// UUIDValue returns the UUID for pgx's uuid codec.
+func (v *idUUID) UUIDValue() (pgtype.UUID, error) {
+	if v.bytes.null {
+		return pgtype.UUID{}, nil
+	}
+	return pgtype.UUID{Bytes: [16]byte(v.bytes.buf[:uuidv7.Size]), Valid: true}, nil
+}
+
+func tryWrapAsUUID(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
+	if !isUUIDType(value) {
+		return nil, nil, false
+	}
+	p := &uuidPlan{}
+	p.v.bytes.set(value)
+	return p, &p.v, true
+}
+
+// isUUIDType reports whether value is one of the UUIDv7 types, NULL or
+// not.
+func isUUIDType(value any) bool {
+	switch value.(type) {
+	case uuidv7.UUID, *uuidv7.UUID, uuidv7.NullUUID:
+		return true
+	}
+	return false
+}
+
+// uuidPlan hands its idUUID, loaded with each value, to the next plan.
+type uuidPlan struct {
+	v    idUUID
+	next pgtype.EncodePlan
+}
+
+func (p *uuidPlan) SetNext(next pgtype.EncodePlan) { p.next = next }
+
+func (p *uuidPlan) Encode(value any, buf []byte) ([]byte, error) {
+	p.v.bytes.set(value)
+	return p.next.Encode(&p.v, buf)
 }
 
 func tryWrapAsText(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {

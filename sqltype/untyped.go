@@ -10,6 +10,7 @@ import (
 
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // ErrUntypedParameter is wrapped by the error for an ID parameter whose
@@ -48,6 +49,16 @@ func registerUntyped(m *pgtype.Map, codec pgtype.Codec) {
 		[]objectid.ObjectID(nil), []*objectid.ObjectID(nil), []objectid.NullObjectID(nil),
 	} {
 		m.RegisterDefaultPgType(v, "_"+elem.Name)
+	}
+	// A UUIDv7 needs no refusal: PostgreSQL reads its text form as the
+	// same UUID in a uuid column and keeps it as is in a text one, the
+	// two types that hold UUIDs. Untyped, it goes as that text form.
+	// (A bytea column of UUIDs would read it as 36 other bytes; use uuid.)
+	for _, v := range []any{uuidv7.UUID{}, (*uuidv7.UUID)(nil), uuidv7.NullUUID{}} {
+		m.RegisterDefaultPgType(v, "uuid")
+	}
+	for _, v := range []any{[]uuidv7.UUID(nil), []*uuidv7.UUID(nil), []uuidv7.NullUUID(nil)} {
+		m.RegisterDefaultPgType(v, "_uuid")
 	}
 }
 

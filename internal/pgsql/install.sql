@@ -1,5 +1,5 @@
 -- sortid for PostgreSQL: the domains ksuid and objectid, and functions to
--- make, read and write their values in SQL. Idempotent: running it again
+-- make, read and write their values in SQL, and UUIDv7's in the uuid type. Idempotent: running it again
 -- (a newer version, too) replaces the functions and keeps the domains and
 -- the data. Needs PostgreSQL 14 or later and the pgcrypto extension,
 -- which comes with PostgreSQL and which the script creates if missing.
@@ -228,6 +228,77 @@ BEGIN
 			USING ERRCODE = 'invalid_binary_representation';
 	END IF;
 	RETURN to_timestamp(('x' || encode(substring(id FROM 1 FOR 4), 'hex'))::bit(32)::bigint);
+END $$;
+
+
+-- UUIDv7 (RFC 9562) in PostgreSQL's own uuid type, which needs no domain:
+-- it is 16 bytes, compares as bytes, and reads the text form in every
+-- query mode. uuidv7_generate is the column default; on PostgreSQL 18 it
+-- is the built-in uuidv7(), and before 18 one SQL expression with the
+-- same layout, which uuidv7.New in Go also uses: the millisecond, the
+-- fraction of it in rand_a (12 bits, here from the microsecond), 62
+-- random bits from pgcrypto. IDs from Go and from either version
+-- therefore interleave by time to the microsecond. (Before 18, two IDs of
+-- one session in the same microsecond are not ordered between
+-- themselves; 18's uuidv7() orders them.)
+DO $$
+BEGIN
+	IF current_setting('server_version_num')::int >= 180000 THEN
+		EXECUTE 'CREATE OR REPLACE FUNCTION @SCHEMA@uuidv7_generate() RETURNS uuid
+			LANGUAGE sql VOLATILE PARALLEL SAFE RETURN pg_catalog.uuidv7()';
+	ELSE
+		EXECUTE 'CREATE OR REPLACE FUNCTION @SCHEMA@uuidv7_generate() RETURNS uuid
+			LANGUAGE sql VOLATILE PARALLEL SAFE
+			RETURN (SELECT encode(int8send((us / 1000) * 65536 + 28672 + (us % 1000) * 4096 / 1000)
+					|| set_byte(r, 0, (get_byte(r, 0) & 63) | 128), ''hex'')::uuid
+				FROM (SELECT floor(date_part(''epoch'', clock_timestamp()) * 1000000)::bigint AS us,
+					gen_random_bytes(8) AS r) AS now_and_random)';
+	END IF;
+END $$;
+
+-- uuidv7_time returns the millisecond a UUIDv7 was made in (as
+-- uuid_extract_timestamp does on PostgreSQL 17 and later); a UUID of
+-- another version is an error.
+CREATE OR REPLACE FUNCTION @SCHEMA@uuidv7_time(id uuid) RETURNS timestamptz
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+	digits constant text := replace(id::text, '-', '');
+BEGIN
+	IF substr(digits, 13, 1) <> '7' OR substr(digits, 17, 1) NOT IN ('8', '9', 'a', 'b') THEN
+		RAISE EXCEPTION 'uuidv7_time: % is not a version 7 UUID with the RFC 9562 variant', id
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	RETURN timestamptz 'epoch' + ('x' || substr(digits, 1, 12))::bit(48)::bigint * interval '1 millisecond';
+END $$;
+
+-- uuidv7_min_at and uuidv7_max_at return the smallest and the largest
+-- UUIDv7 of the millisecond that holds t, the bounds of a time window:
+-- WHERE id BETWEEN uuidv7_min_at(from) AND uuidv7_max_at(to).
+CREATE OR REPLACE FUNCTION @SCHEMA@uuidv7_min_at(t timestamptz) RETURNS uuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+	ms constant numeric := floor(extract(epoch FROM t) * 1000);
+BEGIN
+	IF ms < 0 OR ms > 281474976710655 THEN
+		RAISE EXCEPTION 'uuidv7_min_at: the time % is outside the UUIDv7 range (1970-01-01 00:00:00 UTC to the year 10889)', t
+			USING ERRCODE = 'datetime_field_overflow';
+	END IF;
+	RETURN (lpad(to_hex(ms::bigint), 12, '0') || '70008000000000000000')::uuid;
+END $$;
+
+CREATE OR REPLACE FUNCTION @SCHEMA@uuidv7_max_at(t timestamptz) RETURNS uuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+	ms constant numeric := floor(extract(epoch FROM t) * 1000);
+BEGIN
+	IF ms < 0 OR ms > 281474976710655 THEN
+		RAISE EXCEPTION 'uuidv7_max_at: the time % is outside the UUIDv7 range (1970-01-01 00:00:00 UTC to the year 10889)', t
+			USING ERRCODE = 'datetime_field_overflow';
+	END IF;
+	RETURN (lpad(to_hex(ms::bigint), 12, '0') || '7fffbfffffffffffffff')::uuid;
 END $$;
 
 
