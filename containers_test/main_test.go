@@ -37,9 +37,10 @@ import (
 )
 
 const (
-	defaultPostgresImage = "postgres:18"
-	defaultMySQLImage    = "mysql:8.4"
-	defaultMongoImage    = "mongo:8"
+	defaultPostgresImage   = "postgres:18"
+	defaultPostgres15Image = "postgres:15"
+	defaultMySQLImage      = "mysql:8.4"
+	defaultMongoImage      = "mongo:8"
 
 	// containerLabel marks every container the tests start, so that
 	// scripts/test.sh can remove those a killed run left behind.
@@ -57,6 +58,10 @@ var servers struct {
 	pgConfig           *pgxpool.Config // for the test database
 	pg                 *pgxpool.Pool
 	pgAddr             string // host:port inside the Docker network
+
+	// PostgreSQL 15, for sortid's SQL on a server before 18.
+	pg15Image, pg15Version string
+	pg15                   *pgxpool.Pool
 
 	mysqlImage, mysqlVersion string
 	mysqlConfig              *mysql.Config // for the test database, as root
@@ -106,6 +111,7 @@ func runTests(m *testing.M) int {
 		fmt.Println("SKIP:", msg)
 	} else {
 		fmt.Printf("PostgreSQL: image %s, %s\n", servers.pgImage, servers.pgVersion)
+		fmt.Printf("PostgreSQL: image %s, %s\n", servers.pg15Image, servers.pg15Version)
 		fmt.Printf("MySQL:      image %s, %s\n", servers.mysqlImage, servers.mysqlVersion)
 		fmt.Printf("MongoDB:    image %s, %s\n", servers.mongoImage, servers.mongoVersion)
 	}
@@ -148,7 +154,7 @@ func startServers(ctx context.Context) (stop func(), err error) {
 			err = fmt.Errorf("testcontainers: %v", r)
 		}
 	}()
-	for _, start := range []func(context.Context) (func(), error){startPostgres, startMySQL, startMongo} {
+	for _, start := range []func(context.Context) (func(), error){startPostgres, startPostgres15, startMySQL, startMongo} {
 		wg.Go(func() {
 			s, err := safely(func() (func(), error) { return start(ctx) })
 			mu.Lock()
@@ -191,7 +197,53 @@ func startPostgres(ctx context.Context) (func(), error) {
 		return connectPostgres(ctx, url, func() {})
 	}
 	servers.pgImage = imageFromEnv("SORTID_TEST_POSTGRES_IMAGE", defaultPostgresImage)
-	c, err := postgres.Run(ctx, servers.pgImage,
+	c, url, stop, err := runPostgres(ctx, servers.pgImage)
+	if err != nil {
+		return stop, err
+	}
+	if servers.pgAddr, err = networkAddr(ctx, c, "5432"); err != nil {
+		return stop, err
+	}
+	return connectPostgres(ctx, url, stop)
+}
+
+// startPostgres15 starts the second PostgreSQL, 15, on which the tests of
+// sortid's SQL run again.
+func startPostgres15(ctx context.Context) (func(), error) {
+	if url := os.Getenv("SORTID_TEST_POSTGRES15_URL"); url != "" {
+		servers.pg15Image = "none (SORTID_TEST_POSTGRES15_URL)"
+		return connectPostgres15(ctx, url, func() {})
+	}
+	servers.pg15Image = imageFromEnv("SORTID_TEST_POSTGRES15_IMAGE", defaultPostgres15Image)
+	_, url, stop, err := runPostgres(ctx, servers.pg15Image)
+	if err != nil {
+		return stop, err
+	}
+	return connectPostgres15(ctx, url, stop)
+}
+
+func connectPostgres15(ctx context.Context, url string, stop func()) (func(), error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return stop, err
+	}
+	cfg.AfterConnect = sqltype.AfterConnect
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return stop, err
+	}
+	if err := pool.QueryRow(ctx, "SELECT version()").Scan(&servers.pg15Version); err != nil {
+		pool.Close()
+		return stop, fmt.Errorf("querying PostgreSQL 15: %w", err)
+	}
+	servers.pg15 = pool
+	return func() { pool.Close(); stop() }, nil
+}
+
+// runPostgres starts a container of a PostgreSQL image with the test
+// database, and returns its connection URL and what removes it.
+func runPostgres(ctx context.Context, image string) (c testcontainers.Container, url string, stop func(), err error) {
+	pc, err := postgres.Run(ctx, image,
 		postgres.WithDatabase("sortid"),
 		postgres.WithUsername("sortid"),
 		postgres.WithPassword("sortid"),
@@ -203,21 +255,14 @@ func startPostgres(ctx context.Context) (func(), error) {
 		postgres.BasicWaitStrategies(),
 		labelled,
 	)
-	var stop func()
-	if c != nil {
-		stop = terminate(c)
+	if pc != nil {
+		stop = terminate(pc)
 	}
 	if err != nil {
-		return stop, fmt.Errorf("starting PostgreSQL from %s: %w", servers.pgImage, err)
+		return nil, "", stop, fmt.Errorf("starting PostgreSQL from %s: %w", image, err)
 	}
-	url, err := c.ConnectionString(ctx, "sslmode=disable")
-	if err != nil {
-		return stop, err
-	}
-	if servers.pgAddr, err = networkAddr(ctx, c, "5432"); err != nil {
-		return stop, err
-	}
-	return connectPostgres(ctx, url, stop)
+	url, err = pc.ConnectionString(ctx, "sslmode=disable")
+	return pc, url, stop, err
 }
 
 func connectPostgres(ctx context.Context, url string, stop func()) (func(), error) {

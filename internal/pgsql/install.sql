@@ -264,12 +264,16 @@ LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 DECLARE
 	digits constant text := replace(id::text, '-', '');
+	ms bigint;
 BEGIN
 	IF substr(digits, 13, 1) <> '7' OR substr(digits, 17, 1) NOT IN ('8', '9', 'a', 'b') THEN
 		RAISE EXCEPTION 'uuidv7_time: % is not a version 7 UUID with the RFC 9562 variant', id
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	RETURN timestamptz 'epoch' + ('x' || substr(digits, 1, 12))::bit(48)::bigint * interval '1 millisecond';
+	ms := ('x' || substr(digits, 1, 12))::bit(48)::bigint;
+	-- In two parts: an interval times a number is computed in double
+	-- precision, which is not exact to the millisecond in year 10889.
+	RETURN timestamptz 'epoch' + (ms / 1000) * interval '1 second' + (ms % 1000) * interval '1 millisecond';
 END $$;
 
 -- uuidv7_min_at and uuidv7_max_at return the smallest and the largest
