@@ -21,6 +21,7 @@ import (
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
 	"github.com/sortid/sortid/sqltype"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // The read matrix: every way a user asks PostgreSQL for rows by ID
@@ -43,7 +44,11 @@ type readPath struct {
 	// textColumns is false for the paths that the README says not to use
 	// with text ID columns (AfterConnectBytea).
 	textColumns bool
-	run         func(ctx context.Context, sql string, args ...any) ([]string, error)
+	// untyped is true where pgx sends parameters without a type, with or
+	// without a hook: QueryExecModeExec and the simple protocol. A
+	// UUIDv7 goes there as its text form.
+	untyped bool
+	run     func(ctx context.Context, sql string, args ...any) ([]string, error)
 }
 
 func readPaths(t *testing.T, ctx context.Context) []readPath {
@@ -66,6 +71,7 @@ func readPaths(t *testing.T, ctx context.Context) []readPath {
 				name:        "pgx " + hook + " " + mode.String(),
 				sendsText:   untyped && hook == "no hook",
 				textColumns: hook != "AfterConnectBytea",
+				untyped:     untyped,
 				run: func(ctx context.Context, sql string, args ...any) ([]string, error) {
 					tx, err := conn.Begin(ctx)
 					if err != nil {
@@ -187,6 +193,11 @@ func ksuidSet(t *testing.T, base time.Time, n int) idSet {
 		func(id ksuid.KSUID) ksuid.NullKSUID { return ksuid.NullKSUID{KSUID: id, Valid: true} })
 }
 
+func uuidv7Set(t *testing.T, base time.Time, n int) idSet {
+	return newIDSet(t, "UUIDv7", "uuid", base, n, uuidv7.NewAt, uuidv7.MinAt, uuidv7.MaxAt,
+		func(id uuidv7.UUID) uuidv7.NullUUID { return uuidv7.NullUUID{UUID: id, Valid: true} })
+}
+
 func objectIDSet(t *testing.T, base time.Time, n int) idSet {
 	return newIDSet(t, "ObjectID", "objectid", base, n, objectid.NewAt, objectid.MinAt, objectid.MaxAt,
 		func(id objectid.ObjectID) objectid.NullObjectID {
@@ -295,8 +306,16 @@ func readOps() []readOp {
 
 // silentAllowed says why a silent cell is beyond any client library, or
 // "" if it is a bug. Both reasons are warnings in the README.
-func silentAllowed(p readPath, form, column string, op readOp) string {
+func silentAllowed(p readPath, set, form, column string, op readOp) string {
 	text := form == "string" || p.sendsText
+	if set == "UUIDv7" {
+		// A UUIDv7 goes as text wherever the type is unknown, because
+		// the uuid column (its "domain") reads that right.
+		if column == "bytea" && (text || p.untyped) {
+			return "plain bytea takes any text as bytes; use uuid"
+		}
+		return ""
+	}
 	switch {
 	case column == "bytea" && text:
 		return "plain bytea takes any text as bytes; use the domain"
@@ -311,7 +330,7 @@ func TestPostgresReadMatrix(t *testing.T) {
 	installSQL(t)
 	ctx := testContext(t)
 	base := time.Now().Add(-time.Hour).Truncate(time.Second)
-	sets := []idSet{ksuidSet(t, base, 30), objectIDSet(t, base, 30)}
+	sets := []idSet{ksuidSet(t, base, 30), objectIDSet(t, base, 30), uuidv7Set(t, base, 30)}
 	paths := readPaths(t, ctx)
 
 	type cell struct{ path, set, column, form, op, outcome, detail string }
@@ -320,14 +339,21 @@ func TestPostgresReadMatrix(t *testing.T) {
 	for _, s := range sets {
 		for _, column := range []string{"domain", "bytea", "text"} {
 			ddl := map[string]string{"domain": s.domain, "bytea": "bytea", "text": `text COLLATE "C"`}[column]
+			label := column // in the cells: "uuid" for the UUIDs' own column type
+			if ddl == "uuid" {
+				label = ddl
+			}
 			table := pgTable(t, ctx, servers.pg, "id "+ddl+" PRIMARY KEY, n int NOT NULL DEFAULT 0")
-			// The rows go in by a path known to be right: raw bytes, or
-			// the text form for text.
+			// The rows go in by a path known to be right: raw bytes, as
+			// pgx's own [16]byte for uuid, or the text form for text.
 			rows := make([][]any, len(s.ids))
 			for i := range s.ids {
 				rows[i] = []any{s.raw[i]}
-				if column == "text" {
+				switch {
+				case column == "text":
 					rows[i] = []any{fmt.Sprint(s.ids[i])}
+				case ddl == "uuid":
+					rows[i] = []any{[16]byte(s.raw[i])}
 				}
 			}
 			if _, err := servers.pg.CopyFrom(ctx, pgx.Identifier{strings.Trim(table, `"`)}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
@@ -335,6 +361,9 @@ func TestPostgresReadMatrix(t *testing.T) {
 			}
 			// What the queries return, the same for every column type.
 			selected := "encode(id::bytea, 'hex')"
+			if ddl == "uuid" {
+				selected = "replace(id::text, '-', '')"
+			}
 			wantOf := func(i int) string { return hex.EncodeToString(s.raw[i]) }
 			if column == "text" {
 				selected = "id::text"
@@ -348,7 +377,7 @@ func TestPostgresReadMatrix(t *testing.T) {
 					for _, op := range readOps() {
 						got, err := p.run(ctx, fmt.Sprintf(op.sql, selected, table), op.args(s, form)...)
 						want := mapAll(toAny(op.want), func(v any) string { return wantOf(v.(int)) })
-						c := cell{p.name, s.name, column, form, op.name, "correct", ""}
+						c := cell{p.name, s.name, label, form, op.name, "correct", ""}
 						switch {
 						case err != nil:
 							c.outcome, c.detail = "loud", err.Error()
@@ -358,7 +387,7 @@ func TestPostgresReadMatrix(t *testing.T) {
 						}
 						counts[c.outcome]++
 						if c.outcome == "silent" {
-							if why := silentAllowed(p, form, column, op); why != "" {
+							if why := silentAllowed(p, s.name, form, column, op); why != "" {
 								counts["silent, beyond the library: "+why]++
 								c.outcome = "allowed"
 							}
