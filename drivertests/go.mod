@@ -12,6 +12,7 @@ replace github.com/sortid/sortid => ../
 require (
 	github.com/chromedp/cdproto v0.160.3
 	github.com/chromedp/chromedp v0.23.1
+	github.com/google/uuid v1.6.0
 	github.com/segmentio/ksuid v1.0.4
 	github.com/sortid/sortid v0.0.0
 	go.mongodb.org/mongo-driver/v2 v2.10.0

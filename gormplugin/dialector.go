@@ -72,11 +72,13 @@ func (m migrator) FullDataTypeOf(field *schema.Field) clause.Expr {
 	}
 	isKSUID := isKSUIDColumn(field.IndirectFieldType)
 	idColumnType := columnType(m.dialector.Name(), isKSUID)
+	if isUUIDColumn(field.IndirectFieldType) {
+		idColumnType = UUIDColumnType(m.dialector.Name())
+	} else if domain := m.postgresDomain(isKSUID); domain != "" {
+		idColumnType = domain
+	}
 	if idColumnType == "" {
 		return expr
-	}
-	if domain := m.postgresDomain(isKSUID); domain != "" {
-		idColumnType = domain
 	}
 	// Keep what GORM adds after the type (NOT NULL, DEFAULT, ...). The
 	// migrator's DataTypeOf is what FullDataTypeOf starts with; MySQL's
@@ -258,7 +260,8 @@ func (m migrator) tableOf(value any) (sql, name string) {
 // plugin chooses on PostgreSQL: an ID field without a type tag.
 func (m migrator) ownsPostgresColumn(field *schema.Field) bool {
 	_, typed := field.TagSettings["TYPE"]
-	return !typed && m.dialector.Name() == "postgres" && isColumnIDType(field.IndirectFieldType)
+	return !typed && m.dialector.Name() == "postgres" && isColumnIDType(field.IndirectFieldType) &&
+		!isUUIDColumn(field.IndirectFieldType) // uuid is PostgreSQL's own; GORM migrates it as any other
 }
 
 // addLengthChecks adds, where it is missing, CHECK (octet_length(col) =

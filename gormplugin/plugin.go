@@ -13,6 +13,7 @@ import (
 
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // Plugin assigns new IDs on create and gives ID columns a type that keeps
@@ -20,6 +21,7 @@ import (
 type Plugin struct {
 	newKSUID    func() (ksuid.KSUID, error)
 	newObjectID func() (objectid.ObjectID, error)
+	newUUID     func() (uuidv7.UUID, error)
 	textIDs     bool
 }
 
@@ -62,6 +64,7 @@ func New(opts ...Option) *Plugin {
 	p := &Plugin{
 		newKSUID:    ksuid.NewGenerator(ksuid.WithMonotonic()).New,
 		newObjectID: func() (objectid.ObjectID, error) { return objectid.New(), nil },
+		newUUID:     uuidv7.NewGenerator().New,
 	}
 	for _, opt := range opts {
 		opt(p)
@@ -119,13 +122,13 @@ var (
 )
 
 // isIDType reports whether t is an ID type the plugin fills.
-func isIDType(t reflect.Type) bool { return t == tKSUID || t == tObjectID }
+func isIDType(t reflect.Type) bool { return t == tKSUID || t == tObjectID || isUUIDType(t) }
 
 // isColumnIDType reports whether a field of type t (pointers removed) is
 // an ID column, whose type AutoMigrate chooses: the ID types and their
 // Null types.
 func isColumnIDType(t reflect.Type) bool {
-	return isIDType(t) || t == tNullKSUID || t == tNullObjectID
+	return isIDType(t) || t == tNullKSUID || t == tNullObjectID || t == tNullUUID
 }
 
 // isKSUIDColumn reports whether an ID column of type t holds KSUIDs
@@ -134,6 +137,9 @@ func isKSUIDColumn(t reflect.Type) bool { return t == tKSUID || t == tNullKSUID 
 
 // newID returns a new ID of type t.
 func (p *Plugin) newID(t reflect.Type) (any, error) {
+	if isUUIDType(t) {
+		return p.newUUIDOf(t)
+	}
 	if t == tObjectID {
 		return p.newObjectID()
 	}
@@ -195,7 +201,8 @@ func isUnset(ctx context.Context, f *schema.Field, rv reflect.Value) bool {
 	case *objectid.ObjectID:
 		return id == nil || id.IsZero()
 	}
-	return false
+	unset, _ := isZeroUUIDPointer(v)
+	return unset
 }
 
 func (p *Plugin) fillStruct(db *gorm.DB, fields []*schema.Field, rv reflect.Value) {

@@ -39,9 +39,18 @@ var ErrTextIDColumn = errors.New("ID column of a text type")
 // (gorm:"type:text"), and its IDs go as text; a database that keeps them
 // all as text says so with WithTextIDColumns. Raw SQL against a text
 // column of no model gets the bytes: pass id.String() there.
+//
+// On MySQL a UUID goes as its 16 bytes (see UUIDColumnType); on
+// PostgreSQL it keeps the text form its driver.Valuer gives, which the
+// uuid column reads as the same UUID in every query mode.
 func (d dialector) BindVarTo(writer clause.Writer, stmt *gorm.Statement, v any) {
-	if d.Dialector.Name() == "postgres" && !d.textIDs {
-		bindPostgres(writer, stmt, v)
+	switch d.Dialector.Name() {
+	case "postgres":
+		if !d.textIDs {
+			bindPostgres(writer, stmt, v)
+		}
+	case "mysql":
+		bindMySQLUUID(stmt, v)
 	}
 	d.Dialector.BindVarTo(writer, stmt, v)
 }
@@ -72,8 +81,8 @@ func bindPostgres(writer clause.Writer, stmt *gorm.Statement, v any) {
 			return
 		}
 		field := columnBefore(stmt)
-		if field == nil || !isColumnIDType(field.IndirectFieldType) {
-			return
+		if field == nil || !isColumnIDType(field.IndirectFieldType) || isUUIDColumn(field.IndirectFieldType) {
+			return // a uuid column parses a string itself, or refuses it
 		}
 		b, err := parseIDText(field, id)
 		if err != nil {
@@ -138,7 +147,7 @@ func hasTextIDColumn(s *schema.Schema) bool {
 
 func findTextIDColumn(s *schema.Schema) bool {
 	for _, f := range s.Fields {
-		if !isColumnIDType(f.IndirectFieldType) {
+		if !isColumnIDType(f.IndirectFieldType) || isUUIDColumn(f.IndirectFieldType) {
 			continue
 		}
 		t := strings.ToLower(f.TagSettings["TYPE"])

@@ -1,0 +1,120 @@
+package gormplugin
+
+import (
+	"reflect"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/schema"
+
+	"github.com/sortid/sortid/uuidv7"
+)
+
+// The UUID types whose zero primary keys the plugin fills with UUIDv7s:
+// sortid's, Go 1.27's standard uuid.UUID and github.com/google/uuid's.
+// The last two are recognised by name, so that the plugin builds on Go
+// 1.26 and imports neither: each is a [16]byte named UUID.
+var (
+	tUUID     = reflect.TypeFor[uuidv7.UUID]()
+	tNullUUID = reflect.TypeFor[uuidv7.NullUUID]()
+)
+
+// uuidPackages are the import paths of the other UUID types filled.
+var uuidPackages = map[string]bool{"uuid": true, "github.com/google/uuid": true}
+
+// isUUIDType reports whether t is a UUID type the plugin fills.
+func isUUIDType(t reflect.Type) bool {
+	if t == tUUID {
+		return true
+	}
+	return t.Kind() == reflect.Array && t.Len() == 16 && t.Elem().Kind() == reflect.Uint8 &&
+		t.Name() == "UUID" && uuidPackages[t.PkgPath()]
+}
+
+// isUUIDColumn reports whether an ID column of type t holds UUIDs.
+func isUUIDColumn(t reflect.Type) bool { return isUUIDType(t) || t == tNullUUID }
+
+// WithUUIDGenerator makes the plugin take UUIDv7s from g. The default is
+// a uuidv7.NewGenerator() of its own: strictly increasing keys, ordered
+// across application instances by the fraction of the millisecond.
+func WithUUIDGenerator(g *uuidv7.Generator) Option {
+	return func(p *Plugin) { p.newUUID = g.New }
+}
+
+// UUIDColumnType returns the column type the plugin gives a UUID field
+// (uuidv7.UUID, Go 1.27's uuid.UUID, google/uuid's UUID) in AutoMigrate
+// for the named GORM dialect, or "" where it leaves the dialect's choice:
+// PostgreSQL's uuid; BINARY(16) on MySQL and MariaDB, where the plugin
+// writes the 16 bytes, which sort by time; and text on SQLite, which
+// compares the text form bytewise, in time order.
+func UUIDColumnType(dialect string) string {
+	switch dialect {
+	case "postgres":
+		return "uuid"
+	case "sqlite":
+		return "text"
+	case "mysql":
+		return "binary(16)"
+	}
+	return ""
+}
+
+// newUUIDOf returns a new UUIDv7 as a value of t, one of the UUID types.
+func (p *Plugin) newUUIDOf(t reflect.Type) (any, error) {
+	id, err := p.newUUID()
+	if err != nil {
+		return nil, err
+	}
+	return reflect.ValueOf(id).Convert(t).Interface(), nil
+}
+
+// isZeroUUIDPointer reports whether v is a pointer to one of the UUID
+// types that is nil or points at the nil UUID.
+func isZeroUUIDPointer(v any) (zero, ok bool) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || !isUUIDType(rv.Type().Elem()) {
+		return false, false
+	}
+	return rv.IsNil() || rv.Elem().IsZero(), true
+}
+
+// bindMySQLUUID turns a UUID GORM has just bound on MySQL into its 16
+// bytes, for the BINARY(16) column the plugin makes; the types' own
+// driver.Valuer would write 36 characters there, which a strict server
+// refuses and any other truncates. A model that types a UUID column
+// itself (gorm:"type:char(36)") keeps the text form.
+func bindMySQLUUID(stmt *gorm.Statement, v any) {
+	last := len(stmt.Vars) - 1
+	if last < 0 || stmt.Vars[last] != v || stmt.Schema != nil && hasTypedUUIDColumn(stmt.Schema) {
+		return
+	}
+	rv := reflect.ValueOf(v)
+	switch {
+	case rv.Kind() == reflect.Pointer && isUUIDType(rv.Type().Elem()):
+		if rv.IsNil() {
+			stmt.Vars[last] = nil
+			return
+		}
+		rv = rv.Elem()
+	case v == nil || !isUUIDType(rv.Type()):
+		if n, ok := v.(uuidv7.NullUUID); ok {
+			stmt.Vars[last] = nil
+			if n.Valid {
+				stmt.Vars[last] = n.UUID.Bytes()
+			}
+		}
+		return
+	}
+	b := make([]byte, 16)
+	reflect.Copy(reflect.ValueOf(b), rv)
+	stmt.Vars[last] = b
+}
+
+// hasTypedUUIDColumn reports whether s has a UUID field with a type tag.
+func hasTypedUUIDColumn(s *schema.Schema) bool {
+	for _, f := range s.Fields {
+		if _, typed := f.TagSettings["TYPE"]; typed && isUUIDColumn(f.IndirectFieldType) {
+			return true
+		}
+	}
+	return false
+}
