@@ -168,11 +168,25 @@ func readBackIDs(db *gorm.DB, columns []clause.Column, recs []reflect.Value) err
 			dest = append(dest, idValues[i].Interface())
 		}
 		keys := make([]any, len(keyFields))
-		for i := range keys {
+		typedKeys := make([]reflect.Value, len(keyFields))
+		for i, f := range keyFields {
+			// An ID key column is read into its own type, so that its
+			// key is made as the record's is: a UUID comes back as 16
+			// bytes from MySQL, and as text elsewhere.
+			if isColumnIDType(f.IndirectFieldType) {
+				typedKeys[i] = reflect.New(f.IndirectFieldType)
+				dest = append(dest, typedKeys[i].Interface())
+				continue
+			}
 			dest = append(dest, &keys[i])
 		}
 		if err := rows.Scan(dest...); err != nil {
 			return fmt.Errorf("gormplugin: reading back the IDs of an upsert: %w", err)
+		}
+		for i, k := range typedKeys {
+			if k.IsValid() {
+				keys[i] = k.Elem().Interface()
+			}
 		}
 		found[keyOf(keys)] = idValues
 	}
@@ -208,6 +222,9 @@ func keyOf(values []any) string {
 	for _, v := range values {
 		if raw, ok := v.([]byte); ok {
 			v = string(raw)
+		}
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+			v = rv.Elem().Interface() // a pointer field's key is its value
 		}
 		fmt.Fprintf(&b, "%v\x00", v)
 	}

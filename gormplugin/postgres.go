@@ -50,7 +50,7 @@ func (d dialector) BindVarTo(writer clause.Writer, stmt *gorm.Statement, v any) 
 			bindPostgres(writer, stmt, v)
 		}
 	case "mysql":
-		bindMySQLUUID(stmt, v)
+		bindMySQLUUID(writer, stmt, v)
 	}
 	d.Dialector.BindVarTo(writer, stmt, v)
 }
@@ -161,8 +161,10 @@ func findTextIDColumn(s *schema.Schema) bool {
 // columnBefore returns the field of stmt's model whose column the SQL
 // written so far compares with the placeholder about to be written:
 // `col = ?`, `col < ?` (and <=, >, >=, <>, !=), `col IN (?, ?)`,
-// `col BETWEEN ? AND ?`, the column quoted or not, with or without its
-// table (this model's). It returns nil for anything else.
+// `col BETWEEN ? AND ?`, the column quoted or not (in PostgreSQL's or
+// MySQL's way), with or without its table (this model's), after
+// PostgreSQL's $n or MySQL's ? placeholders. It returns nil for anything
+// else.
 func columnBefore(stmt *gorm.Statement) *schema.Field {
 	sql := stmt.SQL.String()
 	if len(sql) > 256 {
@@ -174,6 +176,10 @@ func columnBefore(stmt *gorm.Statement) *schema.Field {
 		trimmed := strings.TrimRight(rest, " ,(")
 		if i := strings.LastIndexAny(trimmed, " ,($"); i >= 0 && trimmed[i] == '$' && isDigits(trimmed[i+1:]) {
 			rest = trimmed[:i]
+			continue
+		}
+		if strings.HasSuffix(trimmed, "?") { // MySQL's placeholder
+			rest = trimmed[:len(trimmed)-1]
 			continue
 		}
 		if hasSuffixFold(trimmed, " AND") && containsFold(trimmed, " BETWEEN ") {
@@ -198,12 +204,12 @@ func columnBefore(stmt *gorm.Statement) *schema.Field {
 	column := rest[i+1:]
 	if j := strings.LastIndexByte(column, '.'); j >= 0 {
 		// A column of another table (a join) is not this model's.
-		if table := strings.Trim(column[:j], `"`); table != stmt.Table && table != stmt.Schema.Table {
+		if table := strings.Trim(column[:j], "\"`"); table != stmt.Table && table != stmt.Schema.Table {
 			return nil
 		}
 		column = column[j+1:]
 	}
-	column = strings.Trim(column, `"`)
+	column = strings.Trim(column, "\"`") // PostgreSQL's quotes, MySQL's backticks
 	for _, f := range stmt.Schema.Fields {
 		if f.DBName == column {
 			return f

@@ -42,6 +42,11 @@ func TestColumnBefore(t *testing.T) {
 		{`SELECT * FROM "column_models" WHERE name LIKE `, ""},
 		{`SELECT * FROM "column_models" WHERE other = `, ""}, // not a field of the model
 		{`INSERT INTO "column_models" ("id","parent","name") VALUES (`, ""},
+		// MySQL's backticks and placeholders.
+		{"SELECT * FROM `column_models` WHERE `column_models`.`id` = ", "id"},
+		{"SELECT * FROM `column_models` WHERE `id` IN (?,?,", "id"},
+		{"SELECT * FROM `column_models` WHERE id BETWEEN ? AND ", "id"},
+		{"SELECT * FROM `column_models` WHERE `other`.`id` = ", ""},
 	} {
 		stmt := &gorm.Statement{Schema: s, Table: s.Table}
 		stmt.SQL.WriteString(tc.sql)

@@ -1,9 +1,13 @@
 package gormplugin
 
 import (
+	"encoding/hex"
+	"errors"
+	"fmt"
 	"reflect"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 	"gorm.io/gorm/schema"
 
 	"github.com/sortid/sortid/uuidv7"
@@ -80,11 +84,30 @@ func isZeroUUIDPointer(v any) (zero, ok bool) {
 // bindMySQLUUID turns a UUID GORM has just bound on MySQL into its 16
 // bytes, for the BINARY(16) column the plugin makes; the types' own
 // driver.Valuer would write 36 characters there, which a strict server
-// refuses and any other truncates. A model that types a UUID column
-// itself (gorm:"type:char(36)") keeps the text form.
-func bindMySQLUUID(stmt *gorm.Statement, v any) {
+// refuses and any other truncates. A string compared with a UUID column
+// of the model is parsed into its 16 bytes too. A model that types a UUID
+// column itself (gorm:"type:char(36)") keeps the text form.
+func bindMySQLUUID(writer clause.Writer, stmt *gorm.Statement, v any) {
 	last := len(stmt.Vars) - 1
 	if last < 0 || stmt.Vars[last] != v || stmt.Schema != nil && hasTypedUUIDColumn(stmt.Schema) {
+		return
+	}
+	if text, ok := v.(string); ok {
+		// A string compared with a UUID column: its 16 bytes, or an error
+		// rather than 36 characters that match no row.
+		if stmt.Schema == nil || writer != clause.Writer(stmt) {
+			return
+		}
+		field := columnBefore(stmt)
+		if field == nil || !isUUIDColumn(field.IndirectFieldType) {
+			return
+		}
+		b, err := parseUUIDText(text)
+		if err != nil {
+			stmt.AddError(fmt.Errorf("gormplugin: a string compared with the UUID column %s.%s: %w", stmt.Table, field.DBName, err))
+			return
+		}
+		stmt.Vars[last] = b
 		return
 	}
 	rv := reflect.ValueOf(v)
@@ -107,6 +130,31 @@ func bindMySQLUUID(stmt *gorm.Statement, v any) {
 	b := make([]byte, 16)
 	reflect.Copy(reflect.ValueOf(b), rv)
 	stmt.Vars[last] = b
+}
+
+// ErrUUIDText is wrapped by the error for a string compared with a UUID
+// column on MySQL that is not the text form of a UUID.
+var ErrUUIDText = errors.New("not the text form of a UUID")
+
+// parseUUIDText returns the 16 bytes of a UUID of any version in its text
+// form, 8-4-4-4-12 hex digits.
+func parseUUIDText(s string) ([]byte, error) {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return nil, fmt.Errorf("%q: %w (want 8-4-4-4-12 hex digits)", excerpt(s), ErrUUIDText)
+	}
+	b, err := hex.DecodeString(s[:8] + s[9:13] + s[14:18] + s[19:23] + s[24:])
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w (want 8-4-4-4-12 hex digits)", excerpt(s), ErrUUIDText)
+	}
+	return b, nil
+}
+
+// excerpt bounds text quoted in an error.
+func excerpt(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "..."
+	}
+	return s
 }
 
 // hasTypedUUIDColumn reports whether s has a UUID field with a type tag.
