@@ -20,7 +20,9 @@ func NewRegistry() *bson.Registry {
 }
 
 // Register adds encoders and decoders for ksuid.KSUID, ksuid.NullKSUID,
-// objectid.ObjectID, objectid.NullObjectID and pointers to them to reg.
+// objectid.ObjectID, objectid.NullObjectID, uuidv7.UUID, uuidv7.NullUUID
+// and pointers to them to reg. A UUID is BSON binary of subtype 4; for
+// other packages' UUID types see RegisterUUID.
 func Register(reg *bson.Registry) {
 	for _, r := range []struct {
 		t     reflect.Type
@@ -30,6 +32,8 @@ func Register(reg *bson.Registry) {
 		{tNullKSUID, nullKSUIDCodec{}},
 		{tObjectID, objectIDCodec{}},
 		{tNullObjectID, nullObjectIDCodec{}},
+		{tUUID, uuidCodec{}},
+		{tNullUUID, nullUUIDCodec{}},
 	} {
 		reg.RegisterTypeEncoder(r.t, r.codec)
 		reg.RegisterTypeDecoder(r.t, r.codec)
