@@ -18,7 +18,7 @@ import (
 type (
 	gormAccount struct {
 		ID       uuidv7.UUID
-		Email    string `gorm:"uniqueIndex;size:64"`
+		Email    string        `gorm:"uniqueIndex;size:64"`
 		Invoices []gormInvoice `gorm:"foreignKey:AccountID"`
 	}
 	gormInvoice struct {
