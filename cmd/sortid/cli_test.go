@@ -37,9 +37,9 @@ func TestBuiltBinary(t *testing.T) {
 	if err != nil || json.Unmarshal(out, &info) != nil || info.Timestamp != 100000000 {
 		t.Errorf("sortid inspect --json: %v, %s", err, out)
 	}
-	err = exec.Command(binary, "-t", "uuid").Run()
+	err = exec.Command(binary, "-t", "ulid").Run()
 	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != exitUsage {
-		t.Errorf("sortid -t uuid: %v; want exit status %d", err, exitUsage)
+		t.Errorf("sortid -t ulid: %v; want exit status %d", err, exitUsage)
 	}
 }
 
@@ -128,9 +128,9 @@ func TestInspectDatabaseForms(t *testing.T) {
 		{`\x05f5e1000102030405060708090a0b0c0d0e0fzz`, `invalid character 'z' at offset 40`},
 		{"05f5e1000102030405060708090a0b0c0d0e0fzz", "is not the hex of a KSUID's 20 bytes"},
 		{"BfXhAAECAwQFBgcICQoLDA0ODx!=", "is not base64 of a KSUID's 20 bytes or an ObjectID's 12"},
-		{`BinData(4, "BfXhAAECAwQFBgcICQoLDA0ODxA=")`, "binary subtype 4; sortid stores IDs as subtype 0"},
+		{`BinData(4, "BfXhAAECAwQFBgcICQoLDA0ODxA=")`, "binary of subtype 4 and 20 bytes; a UUID is 16"},
 		{`Binary.createFromBase64("BfXhAAECAwQFBgcICQoLDA0ODxA=", 3)`, "binary subtype 3"},
-		{`HexData(0, "05f5e1")`, "6 hex digits; a KSUID is 40 and an ObjectID 24"},
+		{`HexData(0, "05f5e1")`, "6 hex digits; a KSUID is 40, an ObjectID 24 (subtype 0) and a UUID 32 (subtype 4)"},
 		{`ObjectId(60c468e6101bf215dc9fa835)`, "argument 1 is not a quoted string or a number"},
 		{`BinData("BfXhAAECAwQFBgcICQoLDA0ODxA=")`, `want BinData(0, "<base64>")`},
 		{`ObjectId(1, "60c468e6101bf215dc9fa835")`, `want ObjectId("<24 hex digits>")`},
@@ -145,7 +145,7 @@ func TestInspectDatabaseForms(t *testing.T) {
 		{`{"_id": {"$oid": "60c468e6101bf215dc9fa835"}}`, `not an ObjectId or binary; want {"$oid": "<24 hex digits>"}`},
 		{`{"$oid": "60c468e6101bf215dc9fa83"}`, "$oid holds 24 hex digits"},
 		{`{"$oid": 7}`, "$oid is not a string"},
-		{`{"$binary": {"base64": "BfXhAAECAwQFBgcICQoLDA0ODxA=", "subType": "04"}}`, "binary subtype 04; sortid stores IDs as subtype 0"},
+		{`{"$binary": {"base64": "BfXhAAECAwQFBgcICQoLDA0ODxA=", "subType": "04"}}`, "binary of subtype 4 and 20 bytes; a UUID is 16"},
 		{`{"$binary": {"base64": "AAECAwQFBgcICQoLDA0ODxAR", "subType": "00"}}`, "base64 of 18 bytes"},
 		{`{"$binary": "BfXhAAECAwQFBgcICQoLDA0ODxA="}`, `$binary is not {"base64": …, "subType": …}`},
 		{`{"$oid": "60c468e6101bf215dc9fa835"`, "not JSON"},

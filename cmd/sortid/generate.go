@@ -13,8 +13,8 @@ import (
 func runGenerate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("sortid", stderr)
 	n := fs.Int("n", 1, "how many IDs to print")
-	kindFlag := fs.String("t", kindKSUID, "ID type: ksuid or objectid")
-	monotonic := fs.Bool("monotonic", false, "strictly increasing KSUIDs, even within a second")
+	kindFlag := fs.String("t", kindKSUID, "ID type: ksuid, objectid or uuidv7")
+	monotonic := fs.Bool("monotonic", false, "strictly increasing KSUIDs, even within a second (UUIDv7s always are)")
 	atFlag := fs.String("time", "", "make IDs for this time (RFC 3339 or Unix seconds) instead of now")
 	asJSON := fs.Bool("json", false, "print one JSON object per line")
 	if code := parseFlags(fs, args); code >= 0 {

@@ -14,12 +14,16 @@ import (
 	"github.com/sortid/sortid/internal/excerpt"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/uuidv7"
 )
 
-// The two kinds of ID, as named on the command line and in the API.
+// The kinds of ID, as named on the command line and in the API. inspect
+// also reads UUIDs of other versions, as kindUUID.
 const (
 	kindKSUID    = "ksuid"
 	kindObjectID = "objectid"
+	kindUUIDv7   = "uuidv7"
+	kindUUID     = "uuid"
 )
 
 func parseKind(s string) (string, error) {
@@ -28,8 +32,10 @@ func parseKind(s string) (string, error) {
 		return kindKSUID, nil
 	case kindObjectID, "oid":
 		return kindObjectID, nil
+	case kindUUIDv7, "uuid7", "v7":
+		return kindUUIDv7, nil
 	}
-	return "", fmt.Errorf("unknown ID type %q: want ksuid or objectid", s)
+	return "", fmt.Errorf("unknown ID type %q: want ksuid, objectid or uuidv7", s)
 }
 
 // parseTime reads a time: RFC 3339 (2024-05-01T12:00:00Z), a bare date
@@ -60,13 +66,27 @@ func parseTime(s string) (t time.Time, date bool, err error) {
 // idMaker makes IDs of one kind, at a fixed time or now, and appends
 // their text form to a buffer.
 type idMaker struct {
-	kind string
-	at   *time.Time
-	gen  *ksuid.Generator // nil: ksuid.New
+	kind    string
+	at      *time.Time
+	gen     *ksuid.Generator  // nil: ksuid.New
+	uuidGen *uuidv7.Generator // for kindUUIDv7
 }
 
 func newIDMaker(kind string, at *time.Time, monotonic bool) (*idMaker, error) {
 	m := &idMaker{kind: kind, at: at}
+	if kind == kindUUIDv7 {
+		// Always monotonic: --monotonic changes nothing.
+		var opts []uuidv7.Option
+		if at != nil {
+			if _, err := uuidv7.MinAt(*at); err != nil {
+				return nil, err
+			}
+			t := *at
+			opts = append(opts, uuidv7.WithClock(func() time.Time { return t }))
+		}
+		m.uuidGen = uuidv7.NewGenerator(opts...)
+		return m, nil
+	}
 	if kind == kindObjectID {
 		if monotonic {
 			return nil, errors.New("--monotonic applies to KSUIDs; ObjectIDs from one process already count up")
@@ -96,6 +116,13 @@ func newIDMaker(kind string, at *time.Time, monotonic bool) (*idMaker, error) {
 
 // appendNew appends a new ID's text form to b.
 func (m *idMaker) appendNew(b []byte) ([]byte, error) {
+	if m.uuidGen != nil {
+		id, err := m.uuidGen.New()
+		if err != nil {
+			return b, err
+		}
+		return id.AppendText(b)
+	}
 	if m.kind == kindObjectID {
 		var id objectid.ObjectID
 		if m.at != nil {
@@ -128,6 +155,10 @@ type Info struct {
 	Random    string  `json:"random,omitempty"`
 	Counter   *uint32 `json:"counter,omitempty"`
 	Legacy    *Legacy `json:"legacy,omitempty"`
+	// A UUID's version and variant. Its time is empty, and unix 0, for
+	// versions that hold none (4, 8, the nil UUID).
+	Version *int   `json:"version,omitempty"`
+	Variant string `json:"variant,omitempty"`
 }
 
 // Legacy is an ObjectID read in the layout of older drivers.
@@ -164,11 +195,11 @@ func trimPasted(s string) string {
 
 // shellForm matches a MongoDB shell constructor, with new as Node.js
 // prints it or without: its name and arguments.
-var shellForm = regexp.MustCompile(`^(?:new\s+)?(Binary\.createFromBase64|BinData|HexData|ObjectId)\s*\((.*)\)$`)
+var shellForm = regexp.MustCompile(`^(?:new\s+)?(Binary\.createFromBase64|BinData|HexData|ObjectId|UUID)\s*\((.*)\)$`)
 
 // shellForms lists what unwrapShell reads, for errors.
-const shellForms = `ObjectId("<24 hex digits>"), new ObjectId('…'), Binary.createFromBase64("<base64>", 0), BinData(0, "<base64>"), HexData(0, "<hex>"), ` +
-	`{"$oid": "<24 hex digits>"} or {"$binary": {"base64": "<base64>", "subType": "00"}}`
+const shellForms = `ObjectId("<24 hex digits>"), new ObjectId('…'), UUID("<uuid>"), Binary.createFromBase64("<base64>", 0 or 4), BinData(0 or 4, "<base64>"), HexData(0 or 4, "<hex>"), ` +
+	`{"$oid": "<24 hex digits>"} or {"$binary": {"base64": "<base64>", "subType": "00" or "04"}}`
 
 // shellArg matches one argument of a shell constructor: a quoted string or
 // a number.
@@ -180,11 +211,12 @@ var shellUsage = map[string]string{
 	"BinData":                 `BinData(0, "<base64>")`,
 	"HexData":                 `HexData(0, "<40 or 24 hex digits>")`,
 	"ObjectId":                `ObjectId("<24 hex digits>")`,
+	"UUID":                    `UUID("<8-4-4-4-12 hex digits>")`,
 }
 
 // unwrapShell returns the bare ID inside a MongoDB shell constructor, or
 // in unchanged when it is not one. Binary values must be of subtype 0
-// (generic), the one KSUIDs are stored as.
+// (generic), the one KSUIDs are stored as, or 4 (UUID) holding 16 bytes.
 func unwrapShell(in string) (string, error) {
 	if strings.HasPrefix(in, "{") {
 		return unwrapExtJSON(in)
@@ -210,7 +242,7 @@ func unwrapShell(in string) (string, error) {
 		}
 	}
 	wantArgs := 2
-	if m[1] == "ObjectId" {
+	if m[1] == "ObjectId" || m[1] == "UUID" {
 		wantArgs = 1
 	}
 	if m[1] == "Binary.createFromBase64" && len(args) == 1 {
@@ -220,8 +252,8 @@ func unwrapShell(in string) (string, error) {
 	switch {
 	case len(args) != wantArgs || text == "":
 		return "", fmt.Errorf("%s: want %s", excerpt.Text(in), shellUsage[m[1]])
-	case m[1] != "ObjectId" && subtype != "0":
-		return "", fmt.Errorf("%s: binary subtype %s; sortid stores IDs as subtype 0 (generic)", excerpt.Text(in), subtype)
+	case m[1] != "ObjectId" && m[1] != "UUID" && subtype != "0" && subtype != "4":
+		return "", fmt.Errorf("%s: binary subtype %s; sortid stores IDs as subtype 0 (generic) and UUIDs as 4", excerpt.Text(in), subtype)
 	}
 	// What is inside is decoded here, and handed on in a form inspectBare
 	// cannot read as another type: the bytes as \x hex, or an ObjectID's
@@ -234,23 +266,33 @@ func unwrapShell(in string) (string, error) {
 			return "", fmt.Errorf("%s: ObjectId() holds 24 hex digits: %w", excerpt.Text(in), err)
 		}
 		return text, nil
+	case "UUID":
+		if !isUUIDText(text) && len(text) != 2*uuidv7.Size {
+			return "", fmt.Errorf("%s: UUID() holds 8-4-4-4-12 or 32 hex digits", excerpt.Text(in))
+		}
+		return text, nil
 	case "HexData":
-		if len(text) != 2*ksuid.Size && len(text) != 2*objectid.Size {
-			return "", fmt.Errorf("%s: %d hex digits; a KSUID is 40 and an ObjectID 24", excerpt.Text(in), len(text))
+		if subtype == "4" && len(text) != 2*uuidv7.Size || subtype == "0" && len(text) != 2*ksuid.Size && len(text) != 2*objectid.Size {
+			return "", fmt.Errorf("%s: %d hex digits; a KSUID is 40, an ObjectID 24 (subtype 0) and a UUID 32 (subtype 4)", excerpt.Text(in), len(text))
 		}
 		return `\x` + text, nil
 	}
-	return binaryID(in, text)
+	return binaryID(in, text, subtype)
 }
 
 // binaryID returns the ID whose bytes b64 holds as \x hex, for
-// inspectBare; in is what the user gave, for errors.
-func binaryID(in, b64 string) (string, error) {
+// inspectBare; in is what the user gave, for errors. Of subtype 4, the
+// bytes must be a UUID's 16.
+func binaryID(in, b64, subtype string) (string, error) {
 	b, err := base64.StdEncoding.Strict().DecodeString(b64)
 	if err != nil {
 		return "", fmt.Errorf("%s: not base64: %v", excerpt.Text(in), err)
 	}
-	if len(b) != ksuid.Size && len(b) != objectid.Size {
+	if strings.TrimLeft(subtype, "0") == "4" {
+		if len(b) != uuidv7.Size {
+			return "", fmt.Errorf("%s: binary of subtype 4 and %d bytes; a UUID is 16", excerpt.Text(in), len(b))
+		}
+	} else if len(b) != ksuid.Size && len(b) != objectid.Size {
 		return "", fmt.Errorf("%s: base64 of %d bytes; a KSUID is 20 bytes and an ObjectID 12", excerpt.Text(in), len(b))
 	}
 	return `\x` + hex.EncodeToString(b), nil
@@ -304,10 +346,10 @@ func unwrapExtJSON(in string) (string, error) {
 	default:
 		return "", want("not an ObjectId or binary")
 	}
-	if subtype != "00" && subtype != "0" {
-		return "", fmt.Errorf("%s: binary subtype %s; sortid stores IDs as subtype 0 (generic)", excerpt.Text(in), subtype)
+	if subtype != "00" && subtype != "0" && subtype != "04" && subtype != "4" {
+		return "", fmt.Errorf("%s: binary subtype %s; sortid stores IDs as subtype 0 (generic) and UUIDs as 4", excerpt.Text(in), subtype)
 	}
-	return binaryID(in, b64)
+	return binaryID(in, b64, subtype)
 }
 
 // inspectBare decodes in, a bare ID in one of the forms inspect takes; s
@@ -319,6 +361,18 @@ func inspectBare(s, in string) (Info, error) {
 		err error
 	)
 	switch {
+	case isUUIDText(in):
+		u, err := parseAnyUUID(in)
+		if err != nil {
+			return Info{}, err
+		}
+		return uuidInfo(s, u), nil
+	case strings.HasPrefix(in, `\x`) && len(in) == 2+2*uuidv7.Size, len(in) == 2*uuidv7.Size:
+		var u [16]byte
+		if _, err := hex.Decode(u[:], []byte(strings.TrimPrefix(in, `\x`))); err != nil {
+			return Info{}, fmt.Errorf("%s is not the hex of a UUID's 16 bytes: %v", excerpt.Text(s), err)
+		}
+		return uuidInfo(s, u), nil
 	case len(in) == ksuid.EncodedLen:
 		k, err = ksuid.Parse(in)
 		return ksuidInfo(s, k, err)
@@ -347,8 +401,8 @@ func inspectBare(s, in string) (Info, error) {
 		}
 		return Info{}, fmt.Errorf("%s is base64 of %d bytes; a KSUID is 20 and an ObjectID 12", excerpt.Text(s), len(b))
 	}
-	return Info{}, fmt.Errorf("%s is not an ID: a KSUID is 27 base62 characters and an ObjectID 24 hex digits "+
-		"(or their bytes as \\x hex, 40 hex digits, or base64), this is %d characters", excerpt.Text(s), len(in))
+	return Info{}, fmt.Errorf("%s is not an ID: a KSUID is 27 base62 characters, an ObjectID 24 hex digits "+
+		"and a UUID 36 characters 8-4-4-4-12 (or their bytes as \\x hex, 40 or 32 hex digits, or base64), this is %d characters", excerpt.Text(s), len(in))
 }
 
 func ksuidInfo(input string, id ksuid.KSUID, err error) (Info, error) {

@@ -103,6 +103,16 @@ func writeInfo(w io.Writer, info Info, withHex bool) error {
 		// reading is offered as a reading, not as facts.
 		fmt.Fprintf(&b, "  if legacy  machine %s, pid %d (0x%04x), counter %d (the layout of drivers before 2018)\n",
 			info.Legacy.Machine, info.Legacy.PID, info.Legacy.PID, info.Legacy.Counter)
+	case kindUUIDv7, kindUUID:
+		fmt.Fprintf(&b, "  type       UUID version %d, variant %s\n", *info.Version, info.Variant)
+		switch {
+		case info.Type == kindUUIDv7:
+			fmt.Fprintf(&b, "  time       %s (unix %d; the millisecond in the first 48 bits)\n", info.Time, info.Unix)
+		case info.Time != "":
+			fmt.Fprintf(&b, "  time       %s (unix %d; 100 ns since 1582-10-15)\n", info.Time, info.Unix)
+		default:
+			fmt.Fprintf(&b, "  time       none (this version holds no time)\n")
+		}
 	}
 	if withHex {
 		fmt.Fprintf(&b, "  hex        %s\n", info.Hex)

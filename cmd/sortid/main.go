@@ -58,13 +58,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runGenerate(args, stdout, stderr)
 }
 
-const usage = `sortid makes and reads sortable unique IDs: KSUIDs and MongoDB ObjectIDs.
+const usage = `sortid makes and reads sortable unique IDs: KSUIDs, MongoDB ObjectIDs and UUIDv7s.
 
 Usage:
-  sortid [-n N] [-t ksuid|objectid] [--monotonic] [--time T] [--json]
+  sortid [-n N] [-t ksuid|objectid|uuidv7] [--monotonic] [--time T] [--json]
   sortid inspect [--json] [--hex] [ID ...]     (IDs from stdin, one per line, when none are given;
                                                also \x… hex as psql prints a bytea, and base64 as mongosh does)
-  sortid range [-t ksuid|objectid] [--json] [--hex] [--mongo] FROM TO   (--hex: \x… for a bytea column; --mongo: a mongosh filter)
+  sortid range [-t ksuid|objectid|uuidv7] [--json] [--hex] [--mongo] FROM TO   (--hex: \x… for a bytea column; --mongo: a mongosh filter)
   sortid serve [--addr 127.0.0.1:8080]
   sortid page                                 (the page as one file: sortid page > sortid.html)
   sortid sql [--schema NAME]                  (PostgreSQL: the ksuid and objectid domains and functions)
@@ -79,6 +79,7 @@ Examples:
   sortid -n 1000 > ids.txt                 a thousand, one per line
   sortid -t objectid --time 1700000000     an ObjectID for that second
   sortid --monotonic -n 3                  strictly increasing KSUIDs
+  sortid -t uuidv7                         one new UUIDv7
   sortid inspect 0qjBBlJIfbVLKwnJn4xpLGDr00e
   grep -o '[0-9A-Za-z]\{27\}' app.log | sortid inspect --json
   sortid range 2024-05-01T00:00:00Z 2024-05-01T23:59:59Z
@@ -93,13 +94,15 @@ Exit status: 0 on success, 1 if an ID could not be made or read, 2 on a usage er
 var subcommandUsage = map[string]string{
 	"sortid inspect": `Usage: sortid inspect [--json] [--hex] [ID ...]
 
-Decodes KSUIDs and ObjectIDs: their type, time and parts. IDs come from the
+Decodes KSUIDs, ObjectIDs and UUIDs (any version; the time of versions
+7, 6 and 1): their type, time and parts. IDs come from the
 arguments, or from stdin, one per line, when none are given. Besides the
 text forms it reads \x hex as psql prints a bytea, 40 hex digits, base64,
 and the shell forms mongosh prints: Binary.createFromBase64("...", 0),
-BinData(0, "..."), HexData(0, "...") and ObjectId("...").
+BinData(0, "..."), HexData(0, "...") and ObjectId("...") (subtype 4 and
+UUID("...") for UUIDs).
 `,
-	"sortid range": `Usage: sortid range [-t ksuid|objectid] [--json] [--hex] [--mongo [--field F]] FROM TO
+	"sortid range": `Usage: sortid range [-t ksuid|objectid|uuidv7] [--json] [--hex] [--mongo [--field F]] FROM TO
 
 Prints the smallest ID of FROM's second and the largest of TO's, the bounds
 of WHERE id BETWEEN min AND max. Times are RFC 3339, a date (a date as TO

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // Bounds are the smallest and largest IDs of a time window.
@@ -39,8 +40,12 @@ func (b Bounds) asByteaHex() Bounds {
 // each branch keeps to its form.
 func (b Bounds) mongoFilter(field string) string {
 	f := strconv.Quote(field)
-	if b.Type == kindObjectID {
+	switch b.Type {
+	case kindObjectID:
 		return fmt.Sprintf(`{%s: {$gte: ObjectId("%s"), $lte: ObjectId("%s")}}`, f, b.Min, b.Max)
+	case kindUUIDv7:
+		// UUID() is binary of subtype 4, as bsoncodec stores UUIDv7s.
+		return fmt.Sprintf(`{%s: {$gte: UUID("%s"), $lte: UUID("%s")}}`, f, b.Min, b.Max)
 	}
 	return fmt.Sprintf(`{$or: [{%s: {$gte: HexData(0, "%x"), $lte: HexData(0, "%x")}}, {%s: {$gte: "%s", $lte: "%s"}}]}`,
 		f, b.minBytes, b.maxBytes, f, b.Min, b.Max)
@@ -52,6 +57,25 @@ func bounds(kind string, from, to time.Time) (Bounds, error) {
 		return Bounds{}, fmt.Errorf("the window ends (%s) before it starts (%s)", to.Format(time.RFC3339), from.Format(time.RFC3339))
 	}
 	b := Bounds{Type: kind, From: from.UTC().Format(time.RFC3339), To: to.UTC().Format(time.RFC3339)}
+	if kind == kindUUIDv7 {
+		// A UUIDv7 holds the millisecond. A time given to the second
+		// means all of it, as it does for KSUIDs and ObjectIDs.
+		if to.Nanosecond() == 0 {
+			to = to.Add(time.Second - time.Millisecond)
+		}
+		lo, err := uuidv7.MinAt(from)
+		if err != nil {
+			return Bounds{}, err
+		}
+		hi, err := uuidv7.MaxAt(to)
+		if err != nil {
+			return Bounds{}, err
+		}
+		b.From, b.To = from.UTC().Format(uuidTimeLayout), to.UTC().Format(uuidTimeLayout)
+		b.Min, b.Max = lo.String(), hi.String()
+		b.minBytes, b.maxBytes = lo[:], hi[:]
+		return b, nil
+	}
 	if kind == kindObjectID {
 		lo, err := objectid.MinAt(from)
 		if err != nil {
@@ -129,7 +153,7 @@ func parseWindow(fromText, toText string) (from, to time.Time, err error) {
 // first line, the largest on the second.
 func runRange(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("sortid range", stderr)
-	kindFlag := fs.String("t", kindKSUID, "ID type: ksuid or objectid")
+	kindFlag := fs.String("t", kindKSUID, "ID type: ksuid, objectid or uuidv7")
 	asJSON := fs.Bool("json", false, "print JSON")
 	asHex := fs.Bool("hex", false, `print the bounds as \x hex, for a bytea column in psql`)
 	asMongo := fs.Bool("mongo", false, "print a mongosh filter that matches the window in either stored form")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // generateIn makes count IDs of kind with the page's form and returns
@@ -81,6 +82,20 @@ func TestPageMakesIDs(t *testing.T) {
 	if len(lines) != 10000 {
 		t.Errorf("%d ObjectIDs, want 10000", len(lines))
 	}
+	// UUIDv7s: strictly increasing, as uuidv7.New's are, and dated by
+	// the clock to the millisecond.
+	lines, start, end = generateIn(b, "uuidv7", 10000)
+	var prev uuidv7.UUID
+	for _, l := range lines {
+		id, err := uuidv7.Parse(l)
+		if err != nil || id.Compare(prev) <= 0 || !within(id.Time(), start, end) {
+			t.Fatalf("page UUIDv7 %q: %v, after %v, time %v (test clock %v to %v)", l, err, prev, id.Time(), start, end)
+		}
+		prev = id
+	}
+	if len(lines) != 10000 {
+		t.Errorf("%d UUIDv7s, want 10000", len(lines))
+	}
 
 	// Fixed bytes, through the page's inspect form: the seed's example
 	// (timestamp 100000000, payload 1..16), the zero and the largest KSUID.
@@ -100,8 +115,15 @@ func TestPageMakesIDs(t *testing.T) {
 		t.Errorf("the page shows the largest KSUID's time as\n%s\nwant UTC and local time", got)
 	}
 
-	// 1,000 IDs made by Go, in the forms databases show them.
-	var inputs []string
+	// 1,000 IDs made by Go, in the forms databases show them, and UUIDs
+	// of RFC 9562's versions 1, 6 and 4 and of another variant.
+	inputs := []string{"C232AB00-9414-11EC-B3C8-9F6BDECED846", "1ec9414c-232a-6b00-b3c8-9f6bdeced846",
+		"919108f7-52d1-4320-9bac-f847db4148a8", "017f22e2-79b0-7cc3-d8c4-dc0c0c07398f"}
+	for i := range 500 {
+		id := must(uuidv7.NewAt(time.Now().Add(-time.Duration(i) * 1234567 * time.Microsecond)))
+		inputs = append(inputs, []string{id.String(), strings.ToUpper(id.String()), `\x` + hex.EncodeToString(id[:]),
+			`UUID("` + id.String() + `")`, `BinData(4, "` + base64.StdEncoding.EncodeToString(id[:]) + `")`}[i%5])
+	}
 	for i := range 1000 {
 		if i%2 == 0 {
 			id := ksuid.New()
@@ -262,4 +284,34 @@ func TestPageClockOutOfRange(t *testing.T) {
 			}
 		})
 	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// TestPageUUIDv7Bounds: the page's bounds of a window of UUIDv7s are
+// those of sortid range -t uuidv7.
+func TestPageUUIDv7Bounds(t *testing.T) {
+	srvURL := serve(t)
+	b := newTab(t)
+	b.do("open the page", chromedp.Navigate(srvURL), chromedp.WaitVisible(chromedp.ID("generate")))
+	for _, w := range [][2]string{{"2026-12-01", "2026-12-01"}, {"2026-12-01T00:00:00Z", "2026-12-01T00:00:01Z"}, {"2024-02-29T12:34:56.789Z", "2024-03-01T00:00:00.001Z"}} {
+		out, err := exec.Command(buildSortid(t), "range", "-t", "uuidv7", w[0], w[1]).Output()
+		if err != nil {
+			t.Fatalf("sortid range: %v", err)
+		}
+		got := b.eval(`(() => { const r = window.sortidPage.bounds("uuidv7", ` + quote(w[0]) + `, ` + quote(w[1]) + `, false); return r.min + "\n" + r.max + "\n"; })()`)
+		if got != string(out) {
+			t.Errorf("window %s to %s: the page gives\n%s the command\n%s", w[0], w[1], got, out)
+		}
+	}
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
