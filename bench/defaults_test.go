@@ -14,6 +14,7 @@ import (
 
 	"github.com/sortid/sortid/gormplugin"
 	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // BenchmarkPostgresDefaults loads 500,000 and 1,000,000 rows whose keys
@@ -123,6 +124,13 @@ type gormUUIDRow struct {
 	N  int
 }
 
+// gormUUIDv7Row has sortid's UUIDv7 key, which the plugin fills; its
+// column is uuid as the plugin's AutoMigrate makes it.
+type gormUUIDv7Row struct {
+	ID uuidv7.UUID
+	N  int
+}
+
 func (r *gormUUIDRow) BeforeCreate(*gorm.DB) error {
 	if r.ID == uuid.Nil {
 		r.ID = uuid.Must(uuid.NewV7())
@@ -153,6 +161,7 @@ func BenchmarkPostgresGORM(b *testing.B) {
 	}{
 		{"ksuid-plugin", &gormRow{}, func() any { return make([]gormRow, loadRows) }},
 		{"uuidv7-hook", &gormUUIDRow{}, func() any { return make([]gormUUIDRow, loadRows) }},
+		{"uuidv7-plugin", &gormUUIDv7Row{}, func() any { return make([]gormUUIDv7Row, loadRows) }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			var loaded time.Duration

@@ -3,6 +3,7 @@ module github.com/sortid/sortid/bench
 go 1.26.0
 
 require (
+	github.com/gofrs/uuid/v5 v5.5.1
 	github.com/google/uuid v1.6.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/segmentio/ksuid v1.0.4
