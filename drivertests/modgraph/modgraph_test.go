@@ -41,7 +41,7 @@ func TestConsumerOfKSUID(t *testing.T) {
 		}
 	}
 	write("go.mod", "module example.com/consumer\n\ngo 1.26.0\n\nrequire github.com/sortid/sortid v0.0.0\n\nreplace github.com/sortid/sortid => "+root+"\n")
-	write("main.go", "package main\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/sortid/sortid/ksuid\"\n\t\"github.com/sortid/sortid/objectid\"\n)\n\nfunc main() { fmt.Println(ksuid.New(), objectid.New()) }\n")
+	write("main.go", "package main\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/sortid/sortid/ksuid\"\n\t\"github.com/sortid/sortid/objectid\"\n\t\"github.com/sortid/sortid/uuidv7\"\n)\n\nfunc main() { fmt.Println(ksuid.New(), objectid.New(), uuidv7.New()) }\n")
 	run := func(args ...string) string {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
@@ -91,7 +91,7 @@ func TestConsumerOfKSUID(t *testing.T) {
 		return nil
 	})
 	if len(zips) != 0 {
-		t.Errorf("a consumer of ksuid and objectid downloaded the source of %d modules, want none besides sortid's:\n%s", len(zips), strings.Join(zips, "\n"))
+		t.Errorf("a consumer of ksuid, objectid and uuidv7 downloaded the source of %d modules, want none besides sortid's:\n%s", len(zips), strings.Join(zips, "\n"))
 	}
 	if len(mods) != len(mf.Require) {
 		t.Errorf("downloaded %d go.mod files, want one for each of the %d modules sortid requires", len(mods), len(mf.Require))
