@@ -46,7 +46,7 @@ run_target() {
 	return 1
 }
 
-for pkg in ksuid objectid; do
+for pkg in ksuid objectid uuidv7; do
 	for target in $($GO test -list '^Fuzz' "./$pkg" | grep '^Fuzz'); do
 		run_target "$pkg" "$target"
 		rc=$?
