@@ -68,6 +68,7 @@ Usage:
   sortid serve [--addr 127.0.0.1:8080]
   sortid page                                 (the page as one file: sortid page > sortid.html)
   sortid sql [--schema NAME]                  (PostgreSQL: the ksuid and objectid domains and functions)
+  sortid sql partitions [-t TYPE] [--period day|week|month] [--back N] [--ahead N] [--default] [--retain N] TABLE
   sortid --version
   sortid SUBCOMMAND -h                        (that subcommand's usage)
 
@@ -86,6 +87,8 @@ Examples:
   sortid serve                             a page to generate, inspect and range IDs
   sortid page > sortid.html                the same page as a file, to open offline
   sortid sql | psql "$DATABASE_URL"        install the domains and SQL functions
+  sortid sql partitions --back 30 --ahead 3 --retain 30 events | psql "$DATABASE_URL"
+                                           daily partitions of events, 30 days kept
 
 Exit status: 0 on success, 1 if an ID could not be made or read, 2 on a usage error.
 `
@@ -127,6 +130,20 @@ clock and Web Crypto random source, and needs no server or network.
 
 Prints the PostgreSQL install script: the domains ksuid and objectid and
 their SQL functions. Pipe it to psql: sortid sql | psql "$DATABASE_URL".
+`,
+	"sortid sql partitions": `Usage: sortid sql partitions [-t ksuid|objectid|uuidv7] [--period day|week|month]
+       [--back N] [--ahead N] [--default] [--retain N] [--tz ZONE] [--now T] TABLE
+
+Prints the SQL that creates the range partitions of TABLE, a table
+partitioned BY RANGE on its ID, for the periods from --back before the
+current one to --ahead after it: each from the smallest ID of its first
+midnight to the smallest ID of the next period's. It is idempotent, for a
+daily job:
+
+  sortid sql partitions --back 30 --ahead 3 --retain 30 events | psql -q -v ON_ERROR_STOP=1 "$DATABASE_URL"
+
+--retain N detaches and drops the partitions older than N periods before
+the current one, with their rows.
 `,
 }
 

@@ -7,8 +7,12 @@ import (
 	"github.com/sortid/sortid/internal/pgsql"
 )
 
-// runSQL prints the PostgreSQL install script.
+// runSQL prints the PostgreSQL install script, or with "partitions" the
+// SQL of a table's partitions.
 func runSQL(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "partitions" {
+		return runPartitions(args[1:], stdout, stderr)
+	}
 	fs := newFlagSet("sortid sql", stderr)
 	schema := fs.String("schema", "", "create the domains and functions in this schema (created if missing)")
 	if code := parseFlags(fs, args); code >= 0 {
