@@ -319,7 +319,7 @@ func silentAllowed(p readPath, set, form, column string, op readOp) string {
 	switch {
 	case column == "bytea" && text:
 		return "plain bytea takes any text as bytes; use the domain"
-	case column == "domain" && op.equality && text:
+	case (column == "domain" || column == "partitioned") && op.equality && text:
 		return "= and = ANY compare a domain as bytea (no ksuid = ksuid operator: it would cost = ANY its index)"
 	}
 	return ""
@@ -337,13 +337,24 @@ func TestPostgresReadMatrix(t *testing.T) {
 	var cells []cell
 	counts := map[string]int{}
 	for _, s := range sets {
-		for _, column := range []string{"domain", "bytea", "text"} {
-			ddl := map[string]string{"domain": s.domain, "bytea": "bytea", "text": `text COLLATE "C"`}[column]
+		for _, column := range []string{"domain", "bytea", "text", "partitioned"} {
+			ddl := map[string]string{"domain": s.domain, "bytea": "bytea", "text": `text COLLATE "C"`, "partitioned": s.domain}[column]
 			label := column // in the cells: "uuid" for the UUIDs' own column type
-			if ddl == "uuid" {
+			if ddl == "uuid" && column == "domain" {
 				label = ddl
 			}
-			table := pgTable(t, ctx, servers.pg, "id "+ddl+" PRIMARY KEY, n int NOT NULL DEFAULT 0")
+			var table string
+			if column == "partitioned" {
+				// The domain (uuid) column of a table partitioned by day on
+				// it, by sqltype.Partitions: read as an ordinary table.
+				table = partitionedTable(t, ctx, ddl+" PRIMARY KEY")
+				spec := sqltype.PartitionSpec{Table: table, IDType: strings.ToLower(s.name), Period: sqltype.Day, Back: 1, Ahead: 1}
+				if err := sqltype.Partitions(ctx, servers.pg, spec, base); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				table = pgTable(t, ctx, servers.pg, "id "+ddl+" PRIMARY KEY, n int NOT NULL DEFAULT 0")
+			}
 			// The rows go in by a path known to be right: raw bytes, as
 			// pgx's own [16]byte for uuid, or the text form for text.
 			rows := make([][]any, len(s.ids))
@@ -433,6 +444,20 @@ func TestPostgresReadMatrix(t *testing.T) {
 			}
 		}
 		t.Log(line)
+	}
+	// A table partitioned by its ID answers every cell as the same
+	// column unpartitioned does.
+	for _, g := range order {
+		if g.column != "partitioned" {
+			continue
+		}
+		plain := group{g.path, g.set, "domain"}
+		if g.set == "UUIDv7" {
+			plain.column = "uuid"
+		}
+		if fmt.Sprint(outcomes[g]) != fmt.Sprint(outcomes[plain]) {
+			t.Errorf("%s, %s partitioned: %v; unpartitioned: %v", g.path, g.set, outcomes[g], outcomes[plain])
+		}
 	}
 	for _, c := range cells {
 		if c.outcome == "silent" {
