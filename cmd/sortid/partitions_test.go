@@ -1,0 +1,42 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSQLPartitions(t *testing.T) {
+	out, errOut, code := sortid(t, "", "sql", "partitions", "-t", "objectid", "--period", "week", "--back", "1", "--ahead", "1",
+		"--default", "--retain", "4", "--now", "2026-12-02", "app.events")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The weeks of 2026-11-23, -30 and 2026-12-07 (Mondays), whose first
+	// ObjectIDs are their Unix seconds (0x6b038200, ...) and 8 zero bytes;
+	// the retention cutoff is four weeks before 2026-11-30, 2026-11-02.
+	for _, want := range []string{
+		`'"app"."events"'::regclass`,
+		`('events_p2026w48', '\x6b0382000000000000000000', '\x6b0cbc800000000000000000')`,
+		`('events_p2026w49', '\x6b0cbc800000000000000000', '\x6b15f7000000000000000000')`,
+		`('events_p2026w50', '\x6b15f7000000000000000000', '\x6b1f31800000000000000000')`,
+		`'events_default'`,
+		`p.hi <= '\x6ae7d2800000000000000000'`,
+		"BEGIN;\n", "COMMIT;\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the SQL lacks %q:\n%s", want, out)
+		}
+	}
+	for _, args := range [][]string{
+		{"sql", "partitions"},
+		{"sql", "partitions", "a", "b"},
+		{"sql", "partitions", "--period", "year", "events"},
+		{"sql", "partitions", "-t", "ulid", "events"},
+		{"sql", "partitions", "--tz", "Mars/Olympus", "events"},
+		{"sql", "partitions", "--back", "-1", "events"},
+	} {
+		if _, errOut, code := sortid(t, "", args...); code != exitUsage || errOut == "" {
+			t.Errorf("%v: exit %d, %q; want a usage error", args, code, errOut)
+		}
+	}
+}
