@@ -62,6 +62,15 @@
 // ksuid_from_text('...'), and in Go parse strings with ksuid.Parse and pass
 // the ID. A plain bytea column checks nothing: use the domains.
 //
+// # Partitions
+//
+// A table partitioned BY RANGE on its ID gets its day, week or month
+// partitions from Partitions (or the SQL of PartitionsSQL, which `sortid
+// sql partitions` prints), each bounded by the smallest ID of its
+// period's first midnight and of the next period's; with Retain it drops
+// the old ones. A row whose ID falls in no partition fails its insert,
+// unless the spec asks for a DEFAULT partition.
+//
 // # database/sql
 //
 // Over pgx's stdlib driver, register in the same way,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -81,4 +82,26 @@ func ExampleAfterConnectThen() {
 		return err
 	}
 	cfg.AfterConnect = sqltype.AfterConnectThen(cfg.AfterConnect)
+}
+
+// The partitions of a table keyed by KSUIDs: yesterday, today and the next
+// two days, each from the smallest KSUID of its midnight to the next's.
+func ExamplePartitionsSQL() {
+	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	script, err := sqltype.PartitionsSQL(sqltype.PartitionSpec{
+		Table: "events", IDType: "ksuid", Period: sqltype.Day, Back: 1, Ahead: 2,
+	}, now)
+	if err != nil {
+		panic(err)
+	}
+	for _, line := range strings.Split(script, "\n") {
+		if strings.Contains(line, "('events_p") {
+			fmt.Println(strings.TrimSpace(line[strings.Index(line, "--"):]))
+		}
+	}
+	// Output:
+	// -- 2026-12-01T00:00:00Z to 2026-12-02T00:00:00Z
+	// -- 2026-12-02T00:00:00Z to 2026-12-03T00:00:00Z
+	// -- 2026-12-03T00:00:00Z to 2026-12-04T00:00:00Z
+	// -- 2026-12-04T00:00:00Z to 2026-12-05T00:00:00Z
 }

@@ -107,7 +107,7 @@ func PartitionsSQL(spec PartitionSpec, now time.Time) (string, error) {
 	}
 	var b strings.Builder
 	table := quoteQualified(spec.Table)
-	fmt.Fprintf(&b, "-- sortid: %s partitions of %s by %s, %s\n", spec.Period, spec.Table, spec.IDType, now.In(spec.location()).Format(time.RFC3339))
+	fmt.Fprintf(&b, "-- sortid: %s partitions of %s by %s, %s\n", spec.Period, strings.Join(strings.Fields(spec.Table), " "), spec.IDType, now.In(spec.location()).Format(time.RFC3339))
 	b.WriteString("BEGIN;\n")
 	b.WriteString("DO $sortid$\nDECLARE\n\tparent constant regclass := " + literal(table) + "::regclass;\n")
 	b.WriteString("\tns constant text := (SELECT nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = parent);\n")
