@@ -4,12 +4,12 @@
 # (drivertests/gormsqlite), the migration tables and what a consumer
 # downloads (drivertests/migrate, modgraph); the page of cmd/sortid in headless Chromium
 # (drivertests/browser); the allocation tests and the 2^24-ID command test without the race
-# detector; a build of every Go block of README.md and docs/; the ID
-# packages again as GOARCH=386 under qemu, and the clock linked for other
-# platforms; the integration tests against real servers (PostgreSQL 18
-# and 15, MySQL/MariaDB, a MongoDB-wire server), each test's name and
-# result shown, with beside them the unit tests again under Go 1.27 and
-# vet of the benchmark and driver-test modules; last, a check that the checked-in sqlc
+# detector; the unit tests again under Go 1.27; a build of every Go block
+# of README.md and docs/; the ID packages again as
+# GOARCH=386 under qemu, and the clock linked for other platforms; vet of
+# the benchmark and driver-test modules; the integration tests against
+# real servers (PostgreSQL, MySQL/MariaDB, a MongoDB-wire server), each
+# test's name and result shown; last, a check that the checked-in sqlc
 # and ent code is what their generators make. The integration set-up
 # (Docker engine and images, see scripts/testenv.sh) and the build of
 # sqlc (scripts/tools.sh) run in the background during the
@@ -155,6 +155,11 @@ elif [ -n "${CI:-}" ]; then
 else
 	echo "skipped: qemu-i386 is missing (Debian package qemu-user)"
 fi
+step "unit tests under Go 1.27"
+# The go directive is 1.26.0 (pgx's x/text and x/sync need it); the next
+# release must build and pass too. The go command fetches that toolchain
+# through the module proxy (about 76 MB, once per machine).
+GOTOOLCHAIN=go1.27.3 $GO test -count=1 ./... || status=1
 step "clock links on other platforms"
 # internal/wallclock reads the runtime's clock through go:linkname off
 # linux/amd64; a link of a program that uses it shows that the symbol is
@@ -165,22 +170,15 @@ for target in linux/arm64 darwin/arm64 windows/amd64 js/wasm; do
 done
 step "the Go blocks of README.md and docs/"
 GO=$GO scripts/snippets.sh || status=1
-# In the background at the lowest priority, during the integration tests,
-# which spend much of their time waiting on servers (output and verdict
-# come after them):
-#   - the unit tests under Go 1.27: the go directive is 1.26.0 (pgx's
-#     x/text and x/sync need it), and the next release must build and
-#     pass too; the toolchain was fetched above;
-#   - vet of the benchmark and driver-test modules, compiling what only
-#     they import;
-#   - the GORM plugin on SQLite under Go 1.27, whose standard uuid.UUID
-#     keys the plugin fills (a test only that release builds).
+# Vet of the benchmark and driver-test modules, compiling what only they
+# import, runs in the background at the lowest priority during the
+# integration tests, which spend much of their time waiting on servers;
+# its output and verdict come after them.
 vetlog=$run/vet.log
-nice -n 19 bash -c 's=0
-	echo "-- unit tests under Go 1.27"; GOTOOLCHAIN=go1.27.3 "$0" test -count=1 ./... || s=1
-	echo "-- vet of bench and drivertests"; (cd bench && "$0" vet ./...) || s=1; (cd drivertests && "$0" vet ./...) || s=1
-	echo "-- GORM on SQLite under Go 1.27"; (cd drivertests && GOTOOLCHAIN=go1.27.3 "$0" test -count=1 ./gormsqlite/...) || s=1
-	exit $s' "$GO" >"$vetlog" 2>&1 &
+# With it, the GORM plugin on SQLite under Go 1.27, whose standard
+# uuid.UUID keys the plugin fills (a test only that Go release builds).
+nice -n 19 bash -c 'cd bench && "$0" vet ./... && cd ../drivertests && "$0" vet ./... &&
+	GOTOOLCHAIN=go1.27.3 "$0" test -count=1 ./gormsqlite/...' "$GO" >"$vetlog" 2>&1 &
 vet=$!
 # containers_test is not vetted on its own: its tests build it with -race
 # below, and go test runs vet's main checks on it then. A separate vet
@@ -198,7 +196,7 @@ step integration tests
 # noise.
 (cd containers_test && env $(cat "$envfile") $GO test -race -count=1 -timeout 20m -v 2>&1) |
 	sed -u '/^=== \(RUN\|PAUSE\|CONT\)/d' || status=1
-step "unit tests under Go 1.27, vet of bench and drivertests, GORM on SQLite under Go 1.27"
+step "benchmark and driver-test modules vet; GORM on SQLite under Go 1.27"
 wait "$vet" || status=1
 vet=
 cat "$vetlog"
