@@ -53,33 +53,15 @@ func ParsePeriod(s string) (Period, error) {
 // callers add theirs.
 var ErrPartitions = errors.New("invalid partition spec")
 
-// PartitionSpec says which range partitions a table partitioned by its ID
-// gets; sqltype.PartitionSpec documents it for users. The table must exist, partitioned BY RANGE on one column of the
-// ID type: the ksuid or objectid domain (or bytea) for KSUIDs and
-// ObjectIDs, uuid for UUIDv7s.
-//
-//	CREATE TABLE events (id ksuid NOT NULL DEFAULT ksuid_generate(), body jsonb) PARTITION BY RANGE (id);
+// PartitionSpec is sqltype.PartitionSpec, which documents each field for
+// users; the command fills it from its flags.
 type PartitionSpec struct {
-	Table  string // the partitioned table, "events" or "app.events"
-	IDType string // "ksuid", "objectid" or "uuidv7"
-	Period Period // Day, Week or Month
-
-	// Location is where periods start at midnight; nil is UTC.
-	Location *time.Location
-
-	// Back and Ahead are how many periods before and after the current
-	// one get a partition (the current one always does).
-	Back, Ahead int
-
-	// Default adds a DEFAULT partition, which takes the rows whose ID
-	// falls in no period instead of failing their insert.
-	Default bool
-
-	// Retain, if above 0, detaches and drops the partitions that end at
-	// or before the start of the period Retain periods before the
-	// current one: with Day and Retain 30, today and the 30 days before
-	// it are kept. The DEFAULT partition is never dropped.
-	Retain int
+	Table, IDType string
+	Period        Period
+	Location      *time.Location // nil: UTC
+	Back, Ahead   int
+	Default       bool
+	Retain        int
 }
 
 // partitionRange is one partition: its name and the smallest ID of its
