@@ -12,8 +12,9 @@
 //
 // The fraction of the millisecond orders IDs from different processes by
 // their clocks to about 244 ns; within a process, New is strictly
-// increasing. Other generators (Go's uuid.NewV7, google/uuid, PostgreSQL's
-// uuidv7()) use rand_a differently, so Time reads only the millisecond.
+// increasing. Other generators fill rand_a in other units (google/uuid:
+// nanoseconds / 256) or with a counter or random bits, so Time reads only
+// the millisecond.
 //
 // UUID is a [16]byte, as are Go 1.27's uuid.UUID and github.com/google/uuid's
 // UUID: convert between them with a conversion, uuidv7.UUID(u).

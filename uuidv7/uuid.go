@@ -55,7 +55,8 @@ func (id UUID) UnixMilli() int64 {
 
 // Time returns the millisecond the UUID was made in, in UTC. It does not
 // read the fraction of the millisecond this package's generator stores:
-// other generators use those bits for a counter or randomness.
+// other generators fill those bits in other units, or with a counter or
+// random bits.
 func (id UUID) Time() time.Time { return time.UnixMilli(id.UnixMilli()).UTC() }
 
 // IsZero reports whether id is the nil UUID.
