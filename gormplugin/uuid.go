@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -86,50 +87,76 @@ func isZeroUUIDPointer(v any) (zero, ok bool) {
 // driver.Valuer would write 36 characters there, which a strict server
 // refuses and any other truncates. A string compared with a UUID column
 // of the model is parsed into its 16 bytes too. A model that types a UUID
-// column itself (gorm:"type:char(36)") keeps the text form.
+// column itself (gorm:"type:char(36)") keeps the text form. Any other
+// value passes untouched.
 func bindMySQLUUID(writer clause.Writer, stmt *gorm.Statement, v any) {
 	last := len(stmt.Vars) - 1
-	if last < 0 || stmt.Vars[last] != v || stmt.Schema != nil && hasTypedUUIDColumn(stmt.Schema) {
+	if last < 0 {
 		return
 	}
-	if text, ok := v.(string); ok {
-		// A string compared with a UUID column: its 16 bytes, or an error
-		// rather than 36 characters that match no row.
-		if stmt.Schema == nil || writer != clause.Writer(stmt) {
-			return
+	var (
+		raw  []byte // the bytes to send; nil is NULL
+		uuid bool   // v is one of the UUID types (nil pointers too)
+	)
+	switch id := v.(type) {
+	case string:
+		raw, uuid = uuidTextCompared(writer, stmt, id)
+	case uuidv7.NullUUID:
+		uuid = true
+		if id.Valid {
+			raw = id.UUID.Bytes()
 		}
-		field := columnBefore(stmt)
-		if field == nil || !isUUIDColumn(field.IndirectFieldType) {
-			return
-		}
-		b, err := parseUUIDText(text)
-		if err != nil {
-			stmt.AddError(fmt.Errorf("gormplugin: a string compared with the UUID column %s.%s: %w", stmt.Table, field.DBName, err))
-			return
-		}
-		stmt.Vars[last] = b
-		return
-	}
-	rv := reflect.ValueOf(v)
-	switch {
-	case rv.Kind() == reflect.Pointer && isUUIDType(rv.Type().Elem()):
-		if rv.IsNil() {
-			stmt.Vars[last] = nil
-			return
-		}
-		rv = rv.Elem()
-	case v == nil || !isUUIDType(rv.Type()):
-		if n, ok := v.(uuidv7.NullUUID); ok {
-			stmt.Vars[last] = nil
-			if n.Valid {
-				stmt.Vars[last] = n.UUID.Bytes()
+	default:
+		// The kinds first: they rule out most values GORM binds at once.
+		rv := reflect.ValueOf(v)
+		switch {
+		case rv.Kind() == reflect.Array && isUUIDType(rv.Type()):
+			uuid, raw = true, uuidBytes(rv)
+		case rv.Kind() == reflect.Pointer && isUUIDType(rv.Type().Elem()):
+			uuid = true
+			if !rv.IsNil() {
+				raw = uuidBytes(rv.Elem())
 			}
+		default:
+			return
 		}
+	}
+	// The types above are all comparable, so the check that v is the
+	// value GORM has just added cannot panic.
+	if !uuid || stmt.Vars[last] != v || stmt.Schema != nil && hasTypedUUIDColumn(stmt.Schema) {
 		return
 	}
+	if raw == nil {
+		stmt.Vars[last] = nil
+		return
+	}
+	stmt.Vars[last] = raw
+}
+
+// uuidBytes copies the 16 bytes of rv, a value of one of the UUID types.
+func uuidBytes(rv reflect.Value) []byte {
 	b := make([]byte, 16)
 	reflect.Copy(reflect.ValueOf(b), rv)
-	stmt.Vars[last] = b
+	return b
+}
+
+// uuidTextCompared returns the 16 bytes of text when the SQL written so
+// far compares it with a UUID column of the model, and adds an error to
+// stmt when text is not a UUID there. ok is false for any other string.
+func uuidTextCompared(writer clause.Writer, stmt *gorm.Statement, text string) (raw []byte, ok bool) {
+	if stmt.Schema == nil || writer != clause.Writer(stmt) {
+		return nil, false
+	}
+	field := columnBefore(stmt)
+	if field == nil || !isUUIDColumn(field.IndirectFieldType) || hasTypedUUIDColumn(stmt.Schema) {
+		return nil, false
+	}
+	b, err := parseUUIDText(text)
+	if err != nil {
+		stmt.AddError(fmt.Errorf("gormplugin: a string compared with the UUID column %s.%s: %w", stmt.Table, field.DBName, err))
+		return nil, false
+	}
+	return b, true
 }
 
 // ErrUUIDText is wrapped by the error for a string compared with a UUID
@@ -157,12 +184,21 @@ func excerpt(s string) string {
 	return s
 }
 
+// typedUUIDColumns caches hasTypedUUIDColumn per parsed model, as
+// textIDColumns does hasTextIDColumn.
+var typedUUIDColumns sync.Map // *schema.Schema -> bool
+
 // hasTypedUUIDColumn reports whether s has a UUID field with a type tag.
 func hasTypedUUIDColumn(s *schema.Schema) bool {
+	if v, ok := typedUUIDColumns.Load(s); ok {
+		return v.(bool)
+	}
+	has := false
 	for _, f := range s.Fields {
 		if _, typed := f.TagSettings["TYPE"]; typed && isUUIDColumn(f.IndirectFieldType) {
-			return true
+			has = true
 		}
 	}
-	return false
+	typedUUIDColumns.Store(s, has)
+	return has
 }
