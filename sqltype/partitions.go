@@ -3,7 +3,6 @@ package sqltype
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/sortid/sortid/internal/pgsql"
@@ -87,11 +86,9 @@ func Partitions(ctx context.Context, db Execer, spec PartitionSpec, now time.Tim
 	if err != nil {
 		return err
 	}
-	// One simple-protocol query without the script's BEGIN and COMMIT,
-	// which PostgreSQL runs as one transaction.
-	script = strings.Replace(script, "BEGIN;\n", "", 1)
-	script = strings.TrimSuffix(script, "COMMIT;\n")
-	if _, err := db.Exec(ctx, script); err != nil {
+	// One simple-protocol query, which PostgreSQL runs as one
+	// transaction.
+	if _, err := db.Exec(ctx, pgsql.OneQuery(script)); err != nil {
 		return fmt.Errorf("sqltype: partitions of %s: %w", spec.Table, err)
 	}
 	return nil

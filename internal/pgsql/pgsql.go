@@ -43,8 +43,14 @@ func ScriptForOneQuery(schema string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s = strings.Replace(s, "\nBEGIN;\n", "\n", 1)
-	return strings.TrimSuffix(s, "COMMIT;\n"), nil
+	return OneQuery(s), nil
+}
+
+// OneQuery is a script of this package (Script, PartitionsSQL) without its
+// BEGIN and COMMIT, for sending as one simple-protocol query.
+func OneQuery(script string) string {
+	script = strings.Replace(script, "\nBEGIN;\n", "\n", 1)
+	return strings.TrimSuffix(script, "COMMIT;\n")
 }
 
 // validSchema accepts the names that need no quoting in PostgreSQL (bar
