@@ -223,12 +223,7 @@ func startPostgres15(ctx context.Context) (func(), error) {
 }
 
 func connectPostgres15(ctx context.Context, url string, stop func()) (func(), error) {
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		return stop, err
-	}
-	cfg.AfterConnect = sqltype.AfterConnect
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	_, pool, err := openPool(ctx, url)
 	if err != nil {
 		return stop, err
 	}
@@ -265,13 +260,19 @@ func runPostgres(ctx context.Context, image string) (c testcontainers.Container,
 	return pc, url, stop, err
 }
 
-func connectPostgres(ctx context.Context, url string, stop func()) (func(), error) {
+// openPool opens a pool on url with sqltype's hook on every connection.
+func openPool(ctx context.Context, url string) (*pgxpool.Config, *pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return stop, err
+		return nil, nil, err
 	}
 	cfg.AfterConnect = sqltype.AfterConnect
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	return cfg, pool, err
+}
+
+func connectPostgres(ctx context.Context, url string, stop func()) (func(), error) {
+	cfg, pool, err := openPool(ctx, url)
 	if err != nil {
 		return stop, err
 	}
