@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -14,8 +13,7 @@ import (
 	gormmigrator "gorm.io/gorm/migrator"
 	"gorm.io/gorm/schema"
 
-	"github.com/sortid/sortid/ksuid"
-	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/internal/idkind"
 )
 
 // dialector wraps the database's dialector so that its migrator gives ID
@@ -24,11 +22,11 @@ import (
 // migrator is the one consulted.
 type dialector struct {
 	gorm.Dialector
-	textIDs bool // WithTextIDColumns
+	binder *binder // the plugin's: WithTextIDColumns, the column types seen
 }
 
 func (d dialector) Migrator(db *gorm.DB) gorm.Migrator {
-	return migrator{Migrator: d.Dialector.Migrator(db), dialector: d.Dialector, db: db, textIDs: d.textIDs}
+	return migrator{Migrator: d.Dialector.Migrator(db), dialector: d.Dialector, db: db, binder: d.binder}
 }
 
 // SavePoint and RollbackTo pass through the optional interface GORM looks
@@ -59,7 +57,7 @@ type migrator struct {
 	gorm.Migrator
 	dialector gorm.Dialector
 	db        *gorm.DB
-	textIDs   bool // WithTextIDColumns
+	binder    *binder
 }
 
 // FullDataTypeOf gives ID fields without an explicit type the column type
@@ -67,14 +65,14 @@ type migrator struct {
 // dialector's.
 func (m migrator) FullDataTypeOf(field *schema.Field) clause.Expr {
 	expr := m.Migrator.FullDataTypeOf(field)
-	if _, typed := field.TagSettings["TYPE"]; typed || !isColumnIDType(field.IndirectFieldType) {
+	k := fieldKind(field)
+	if _, typed := field.TagSettings["TYPE"]; typed || k == nil {
 		return expr
 	}
-	isKSUID := isKSUIDColumn(field.IndirectFieldType)
-	idColumnType := columnType(m.dialector.Name(), isKSUID)
-	if isUUIDColumn(field.IndirectFieldType) {
+	idColumnType := columnType(m.dialector.Name(), k)
+	if k == idkind.UUIDv7 {
 		idColumnType = UUIDColumnType(m.dialector.Name())
-	} else if domain := m.postgresDomain(isKSUID); domain != "" {
+	} else if domain := m.postgresDomain(k); domain != "" {
 		idColumnType = domain
 	}
 	if idColumnType == "" {
@@ -122,16 +120,13 @@ func (m migrator) BuildIndexOptions(opts []schema.IndexOption, stmt *gorm.Statem
 // column holds the raw bytes or the write fails; on SQLite and MySQL the
 // text form, which is what the IDs' driver.Valuer writes there, under a
 // binary collation.
-func KSUIDColumnType(dialect string) string { return columnType(dialect, true) }
+func KSUIDColumnType(dialect string) string { return columnType(dialect, idkind.KSUID) }
 
 // ObjectIDColumnType is KSUIDColumnType for an ObjectID field.
-func ObjectIDColumnType(dialect string) string { return columnType(dialect, false) }
+func ObjectIDColumnType(dialect string) string { return columnType(dialect, idkind.ObjectID) }
 
-func columnType(dialect string, isKSUID bool) string {
-	n := "24"
-	if isKSUID {
-		n = "27"
-	}
+func columnType(dialect string, k *idkind.Kind) string {
+	n := strconv.Itoa(k.TextLen)
 	switch dialect {
 	case "postgres":
 		return "bytea"
@@ -143,27 +138,16 @@ func columnType(dialect string, isKSUID bool) string {
 	return ""
 }
 
-func idSize(t reflect.Type) int {
-	if isKSUIDColumn(t) {
-		return ksuid.Size
-	}
-	return objectid.Size
-}
-
-// postgresDomain returns, on PostgreSQL, the name of the ksuid (or
-// objectid) domain that `sortid sql` installs, as the search path finds
+// postgresDomain returns, on PostgreSQL, the name of the domain of k
+// (ksuid, objectid) that `sortid sql` installs, as the search path finds
 // it, or "" where there is none.
-func (m migrator) postgresDomain(isKSUID bool) string {
+func (m migrator) postgresDomain(k *idkind.Kind) string {
 	if m.dialector.Name() != "postgres" {
 		return ""
 	}
-	name := "objectid"
-	if isKSUID {
-		name = "ksuid"
-	}
 	var domain *string
 	err := m.db.Raw(`SELECT format_type(oid, NULL) FROM pg_type
-		WHERE oid = to_regtype(?) AND typtype = 'd' AND typbasetype = 'bytea'::regtype`, name).Row().Scan(&domain)
+		WHERE oid = to_regtype(?) AND typtype = 'd' AND typbasetype = 'bytea'::regtype`, k.PGType).Row().Scan(&domain)
 	if err != nil || domain == nil {
 		return ""
 	}
@@ -175,6 +159,7 @@ func (m migrator) postgresDomain(isKSUID bool) string {
 // addLengthChecks). It is a constraint of its own rather than part of the
 // column type, where GORM would take its digits for a size to migrate.
 func (m migrator) CreateTable(values ...any) error {
+	defer m.forgetColumns()
 	if err := m.Migrator.CreateTable(values...); err != nil {
 		return err
 	}
@@ -187,6 +172,7 @@ func (m migrator) CreateTable(values ...any) error {
 }
 
 func (m migrator) AddColumn(value any, name string) error {
+	defer m.forgetColumns()
 	if err := m.Migrator.AddColumn(value, name); err != nil {
 		return err
 	}
@@ -204,23 +190,24 @@ func (m migrator) AddColumn(value any, name string) error {
 // collation that misorders IDs, ErrMisorderingColumn); with
 // WithTextIDColumns one under a bytewise collation is kept.
 func (m migrator) MigrateColumn(value any, field *schema.Field, columnType gorm.ColumnType) error {
+	defer m.forgetColumns()
 	if !m.ownsPostgresColumn(field) {
 		return m.Migrator.MigrateColumn(value, field, columnType)
 	}
 	switch strings.ToLower(columnType.DatabaseTypeName()) {
 	case "text", "varchar", "bpchar":
-		if err := m.checkTextColumnOrder(value, field); err != nil || m.textIDs {
+		if err := m.checkTextColumnOrder(value, field); err != nil || m.binder.textIDs {
 			return err
 		}
 		_, table := m.tableOf(value)
 		return fmt.Errorf("%w: gormplugin: column %s.%s holds IDs as text, and the plugin sends IDs to PostgreSQL as bytes; "+
 			"convert it with ALTER TABLE %s ALTER COLUMN %s TYPE %s USING %s_from_text(%s) (after `sortid sql`), "+
 			"or keep text ID columns with gormplugin.WithTextIDColumns()",
-			ErrTextIDColumn, table, field.DBName, table, field.DBName, idDomainName(field), idDomainName(field), field.DBName)
+			ErrTextIDColumn, table, field.DBName, table, field.DBName, fieldKind(field).PGType, fieldKind(field).PGType, field.DBName)
 	case "bytea":
 		// GORM would ALTER the column to the domain on every AutoMigrate:
 		// PostgreSQL reports a domain column as its base type, bytea.
-		if m.postgresDomain(isKSUIDColumn(field.IndirectFieldType)) == "" {
+		if m.postgresDomain(fieldKind(field)) == "" {
 			if err := m.Migrator.MigrateColumn(value, field, columnType); err != nil {
 				return err
 			}
@@ -228,13 +215,6 @@ func (m migrator) MigrateColumn(value any, field *schema.Field, columnType gorm.
 		return m.addLengthChecks(value, &field.DBName)
 	}
 	return m.Migrator.MigrateColumn(value, field, columnType)
-}
-
-func idDomainName(field *schema.Field) string {
-	if isKSUIDColumn(field.IndirectFieldType) {
-		return "ksuid"
-	}
-	return "objectid"
 }
 
 // tableOf returns the table AutoMigrate works on for value (the one of
@@ -260,8 +240,9 @@ func (m migrator) tableOf(value any) (sql, name string) {
 // plugin chooses on PostgreSQL: an ID field without a type tag.
 func (m migrator) ownsPostgresColumn(field *schema.Field) bool {
 	_, typed := field.TagSettings["TYPE"]
-	return !typed && m.dialector.Name() == "postgres" && isColumnIDType(field.IndirectFieldType) &&
-		!isUUIDColumn(field.IndirectFieldType) // uuid is PostgreSQL's own; GORM migrates it as any other
+	k := fieldKind(field)
+	return !typed && m.dialector.Name() == "postgres" && k != nil &&
+		k != idkind.UUIDv7 // uuid is PostgreSQL's own; GORM migrates it as any other
 }
 
 // addLengthChecks adds, where it is missing, CHECK (octet_length(col) =
@@ -299,7 +280,7 @@ func (m migrator) addLengthChecks(value any, only *string) error {
 		if exists || *columnType != "bytea" {
 			continue
 		}
-		err = m.db.Exec("ALTER TABLE "+tableSQL+" ADD CONSTRAINT ? CHECK (octet_length(?) = "+strconv.Itoa(idSize(field.IndirectFieldType))+")",
+		err = m.db.Exec("ALTER TABLE "+tableSQL+" ADD CONSTRAINT ? CHECK (octet_length(?) = "+strconv.Itoa(fieldKind(field).Size)+")",
 			clause.Column{Name: name}, clause.Column{Name: field.DBName}).Error
 		if err != nil {
 			return fmt.Errorf("gormplugin: adding the length check of %s.%s: %w", table, field.DBName, err)
@@ -356,6 +337,10 @@ func (m migrator) checkTextColumnOrder(value any, field *schema.Field) error {
 		"(or convert it to bytea with ksuid_from_text from `sortid sql`)",
 		ErrMisorderingColumn, table, field.DBName, collation, table, field.DBName)
 }
+
+// forgetColumns drops the column types the plugin has read of this
+// database, which a migration may have changed.
+func (m migrator) forgetColumns() { m.binder.columns.forget(m.db.Config) }
 
 // ErrMisorderingColumn is wrapped by the AutoMigrate error for an existing
 // ID column whose collation does not sort IDs by time.

@@ -173,7 +173,7 @@ func readBackIDs(db *gorm.DB, columns []clause.Column, recs []reflect.Value) err
 			// An ID key column is read into its own type, so that its
 			// key is made as the record's is: a UUID comes back as 16
 			// bytes from MySQL, and as text elsewhere.
-			if isColumnIDType(f.IndirectFieldType) {
+			if fieldKind(f) != nil {
 				typedKeys[i] = reflect.New(f.IndirectFieldType)
 				dest = append(dest, typedKeys[i].Interface())
 				continue

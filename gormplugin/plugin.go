@@ -11,6 +11,7 @@ import (
 	"gorm.io/gorm/clause"
 	"gorm.io/gorm/schema"
 
+	"github.com/sortid/sortid/internal/idkind"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
 	"github.com/sortid/sortid/uuidv7"
@@ -22,7 +23,7 @@ type Plugin struct {
 	newKSUID    func() (ksuid.KSUID, error)
 	newObjectID func() (objectid.ObjectID, error)
 	newUUID     func() (uuidv7.UUID, error)
-	textIDs     bool
+	binder      *binder
 }
 
 // An Option configures the Plugin.
@@ -34,7 +35,7 @@ type Option func(*Plugin)
 // and AutoMigrate keeps such columns. By default it sends IDs as bytes,
 // which the binary columns it makes need (see the package doc).
 func WithTextIDColumns() Option {
-	return func(p *Plugin) { p.textIDs = true }
+	return func(p *Plugin) { p.binder.textIDs = true }
 }
 
 // WithKSUIDGenerator makes the plugin take KSUIDs from g. The default is
@@ -65,6 +66,7 @@ func New(opts ...Option) *Plugin {
 		newKSUID:    ksuid.NewGenerator(ksuid.WithMonotonic()).New,
 		newObjectID: func() (objectid.ObjectID, error) { return objectid.New(), nil },
 		newUUID:     uuidv7.NewGenerator().New,
+		binder:      &binder{},
 	}
 	for _, opt := range opts {
 		opt(p)
@@ -75,12 +77,14 @@ func New(opts ...Option) *Plugin {
 // Name implements gorm.Plugin.
 func (*Plugin) Name() string { return "sortid" }
 
-// Initialize implements gorm.Plugin: it registers the create callback and
-// wraps the dialector so that AutoMigrate picks order-keeping column
-// types.
+// Initialize implements gorm.Plugin: it registers the create callback,
+// binds the values of each statement by the columns they meet (see
+// binder), and wraps the dialector so that AutoMigrate picks
+// order-keeping column types.
 func (p *Plugin) Initialize(db *gorm.DB) error {
 	if _, ok := db.Dialector.(dialector); !ok {
-		db.Dialector = dialector{Dialector: db.Dialector, textIDs: p.textIDs}
+		db.Dialector = dialector{Dialector: db.Dialector, binder: p.binder}
+		p.binder.install(db)
 	}
 	err := db.Callback().Create().
 		After("gorm:before_create").
@@ -114,33 +118,20 @@ func idFields(s *schema.Schema) []*schema.Field {
 	return out
 }
 
-var (
-	tKSUID        = reflect.TypeFor[ksuid.KSUID]()
-	tObjectID     = reflect.TypeFor[objectid.ObjectID]()
-	tNullKSUID    = reflect.TypeFor[ksuid.NullKSUID]()
-	tNullObjectID = reflect.TypeFor[objectid.NullObjectID]()
-)
-
-// isIDType reports whether t is an ID type the plugin fills.
-func isIDType(t reflect.Type) bool { return t == tKSUID || t == tObjectID || isUUIDType(t) }
-
-// isColumnIDType reports whether a field of type t (pointers removed) is
-// an ID column, whose type AutoMigrate chooses: the ID types and their
-// Null types.
-func isColumnIDType(t reflect.Type) bool {
-	return isIDType(t) || t == tNullKSUID || t == tNullObjectID || t == tNullUUID
+// isIDType reports whether t is an ID type the plugin fills: an ID type
+// (not its Null type), pointers removed.
+func isIDType(t reflect.Type) bool {
+	k, null := idkind.Of(t)
+	return k != nil && !null
 }
 
-// isKSUIDColumn reports whether an ID column of type t holds KSUIDs
-// (rather than ObjectIDs).
-func isKSUIDColumn(t reflect.Type) bool { return t == tKSUID || t == tNullKSUID }
-
-// newID returns a new ID of type t.
+// newID returns a new ID of type t, an ID type.
 func (p *Plugin) newID(t reflect.Type) (any, error) {
-	if isUUIDType(t) {
+	k, _ := idkind.Of(t)
+	switch k {
+	case idkind.UUIDv7:
 		return p.newUUIDOf(t)
-	}
-	if t == tObjectID {
+	case idkind.ObjectID:
 		return p.newObjectID()
 	}
 	return p.newKSUID()
@@ -195,14 +186,17 @@ func isUnset(ctx context.Context, f *schema.Field, rv reflect.Value) bool {
 	}
 	// GORM reports a zero ID or a nil pointer as zero; a pointer to the
 	// zero ID it does not.
-	switch id := v.(type) {
-	case *ksuid.KSUID:
-		return id == nil || id.IsZero()
-	case *objectid.ObjectID:
-		return id == nil || id.IsZero()
+	id, ok := idkind.ValueOf(v)
+	return ok && (id.Bytes == nil || isZeroBytes(id.Bytes))
+}
+
+func isZeroBytes(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
 	}
-	unset, _ := isZeroUUIDPointer(v)
-	return unset
+	return true
 }
 
 func (p *Plugin) fillStruct(db *gorm.DB, fields []*schema.Field, rv reflect.Value) {

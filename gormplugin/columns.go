@@ -1,0 +1,167 @@
+package gormplugin
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/sortid/sortid/internal/idkind"
+)
+
+// columnForm is what a column takes for an ID, which decides how the
+// plugin sends an ID or a string compared with it.
+type columnForm uint8
+
+const (
+	formUnknown columnForm = iota // no such column known
+	formOther                     // a column that holds no IDs as far as the plugin knows
+	formText                      // text, varchar, char: the ID's text form
+	formBytes                     // bytea, or the ksuid and objectid domains: the raw bytes
+	formServer                    // a type whose input function reads the text form: uuid, the extension's ksuid and objectid
+)
+
+// columnInfo is what the plugin knows of one column.
+type columnInfo struct {
+	form columnForm
+	kind *idkind.Kind // the ID type the column holds; nil where the column does not say
+}
+
+// tableColumns maps a table's column names to what they take.
+type tableColumns map[string]columnInfo
+
+// columnTTL bounds how long a table's column types are trusted: a column
+// converted outside AutoMigrate (text to the ksuid domain, say) is seen
+// within it. AutoMigrate through the plugin forgets at once.
+const columnTTL = time.Minute
+
+type cachedColumns struct {
+	cols    tableColumns
+	expires time.Time
+}
+
+type columnKey struct {
+	config *gorm.Config // one per gorm.Open: one database
+	table  string       // as to_regclass reads it
+}
+
+// columnCache holds the column types of the tables the plugin has seen,
+// looked up once per table from PostgreSQL's catalog.
+type columnCache struct {
+	mu     sync.RWMutex
+	tables map[columnKey]cachedColumns
+}
+
+// forget drops every table of the database of config.
+func (c *columnCache) forget(config *gorm.Config) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.tables {
+		if k.config == config {
+			delete(c.tables, k)
+		}
+	}
+}
+
+// columnsSQL reads, for each column of a table, its type's name, whether
+// it is a domain and of what, and the size a CHECK (octet_length(col) =
+// n) demands, which the plugin's AutoMigrate adds to bytea ID columns.
+const columnsSQL = `SELECT a.attname, t.typname, t.typtype, coalesce(bt.typname, ''),
+	coalesce((SELECT max(substring(pg_get_constraintdef(c.oid) FROM 'octet_length\(.*\) = (\d+)')::int)
+		FROM pg_constraint c WHERE c.conrelid = a.attrelid AND c.contype = 'c' AND c.conkey = ARRAY[a.attnum]), 0)
+FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+	LEFT JOIN pg_type bt ON bt.oid = t.typbasetype AND t.typtype = 'd'
+WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped`
+
+// postgresColumns returns the columns of table (as to_regclass reads it:
+// "orders", "inv.items", `"MixedCase"`), from the cache or the catalog;
+// nil where no such table is visible.
+func (c *columnCache) postgresColumns(stmt *gorm.Statement, table string) (tableColumns, error) {
+	key := columnKey{stmt.DB.Config, table}
+	now := time.Now()
+	c.mu.RLock()
+	cached, ok := c.tables[key]
+	c.mu.RUnlock()
+	if ok && now.Before(cached.expires) {
+		return cached.cols, nil
+	}
+	if stmt.ConnPool == nil {
+		return nil, nil
+	}
+	rows, err := stmt.ConnPool.QueryContext(stmt.Context, columnsSQL, table)
+	if err != nil {
+		return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", table, err)
+	}
+	defer rows.Close()
+	cols := tableColumns{}
+	for rows.Next() {
+		var name, typ, typtype, base string
+		var size int
+		if err := rows.Scan(&name, &typ, &typtype, &base, &size); err != nil {
+			return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", table, err)
+		}
+		cols[name] = classify(typ, typtype, base, size)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", table, err)
+	}
+	if len(cols) == 0 {
+		return nil, nil // no such table (yet): nothing to keep
+	}
+	c.mu.Lock()
+	if c.tables == nil {
+		c.tables = make(map[columnKey]cachedColumns)
+	}
+	c.tables[key] = cachedColumns{cols, now.Add(columnTTL)}
+	c.mu.Unlock()
+	return cols, nil
+}
+
+// classify tells what a column of the type typ takes.
+func classify(typ, typtype, base string, checkSize int) columnInfo {
+	kindNamed := func(name string) *idkind.Kind {
+		for _, k := range idkind.All {
+			if k.PGType == name {
+				return k
+			}
+		}
+		return nil
+	}
+	switch {
+	case typ == "uuid":
+		return columnInfo{formServer, idkind.UUIDv7}
+	case typtype == "d" && base == "bytea" && kindNamed(typ) != nil:
+		return columnInfo{formBytes, kindNamed(typ)} // sortid sql's domains
+	case typtype == "b" && (typ == "ksuid" || typ == "objectid"):
+		return columnInfo{formServer, kindNamed(typ)} // the extension's types
+	case typ == "bytea" || typtype == "d" && base == "bytea":
+		for _, k := range idkind.All {
+			if k.Size == checkSize && k != idkind.UUIDv7 {
+				return columnInfo{formBytes, k}
+			}
+		}
+		return columnInfo{formBytes, nil}
+	case isTextType(typ) || typtype == "d" && isTextType(base):
+		return columnInfo{formText, nil}
+	}
+	return columnInfo{formOther, nil}
+}
+
+func isTextType(typ string) bool {
+	switch typ {
+	case "text", "varchar", "bpchar", "citext", "name":
+		return true
+	}
+	return false
+}
+
+// regclassName writes a table name GORM holds (exact, unquoted) as
+// to_regclass reads it.
+func regclassName(table string) string {
+	if i := strings.IndexByte(table, '.'); i > 0 && !strings.ContainsRune(table, '"') {
+		return quoteIdent(table[:i]) + "." + quoteIdent(table[i+1:])
+	}
+	return quoteIdent(table)
+}
