@@ -110,6 +110,10 @@ func TestPostgresLiterals(t *testing.T) {
 		"SELECT count(*) FROM orders WHERE id >= '000000000000000000000000000'",
 		// The DELETE: it deleted every row.
 		"WITH d AS (DELETE FROM orders WHERE id < '000000000000000000000000000' RETURNING 1) SELECT count(*) FROM d",
+		// <> and a one-element NOT IN: they matched every row.
+		"SELECT count(*) FROM orders WHERE id <> '" + text + "'",
+		"WITH d AS (DELETE FROM orders WHERE id <> '" + text + "' RETURNING 1) SELECT count(*) FROM d",
+		"WITH d AS (DELETE FROM orders WHERE id NOT IN ('" + text + "') RETURNING 1) SELECT count(*) FROM d",
 	} {
 		_, err := count(sql)
 		var pgErr *pgconn.PgError
@@ -119,6 +123,35 @@ func TestPostgresLiterals(t *testing.T) {
 	}
 	if n := must(count("SELECT count(*) FROM orders")); n != 100 {
 		t.Errorf("%d rows left, want 100", n)
+	}
+	// <> with the ID's own forms is right.
+	for _, sql := range []string{
+		"SELECT count(*) FROM orders WHERE id <> ksuid_from_text('" + text + "')",
+		"SELECT count(*) FROM orders WHERE id <> '" + hexForm + "'",
+		"SELECT count(*) FROM orders WHERE id NOT IN (ksuid_from_text('" + text + "'), ksuid_from_text('" + ids[0].String() + "'))",
+	} {
+		if n, err := count(sql); err != nil || n != 99 && !strings.Contains(sql, ids[0].String()) || n != 98 && strings.Contains(sql, ids[0].String()) {
+			t.Errorf("%s: %d rows (%v)", sql, n, err)
+		}
+	}
+	// A Go string with <> through pgx, in every mode: the server reads it
+	// as a ksuid, and the domain's check refuses it.
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeCacheDescribe,
+		pgx.QueryExecModeDescribeExec, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
+		var n int
+		err := conn.QueryRow(ctx, "WITH d AS (DELETE FROM orders WHERE id <> $1 RETURNING 1) SELECT count(*) FROM d", mode, text).Scan(&n)
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Code != "23514" {
+			t.Errorf("pgx %v: DELETE … WHERE id <> $1 with the text form: %d rows (%v); want the check violation", mode, n, err)
+		}
+		// The ID itself is right where pgx knows the parameter's type
+		// (in exec and simple mode the hook refuses it: see sqltype).
+		if mode == pgx.QueryExecModeExec || mode == pgx.QueryExecModeSimpleProtocol {
+			continue
+		}
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM orders WHERE id <> $1", mode, id).Scan(&n); err != nil || n != 99 {
+			t.Errorf("pgx %v: id <> $1 with a KSUID: %d rows (%v), want 99", mode, n, err)
+		}
 	}
 
 	// ObjectIDs: 24 hex digits are 24 bytes, not 12.

@@ -98,31 +98,31 @@ func (s *scope) expression(e clause.Expression) clause.Expression {
 		x.Exprs = s.expressions(x.Exprs)
 		return x
 	case clause.Eq:
-		x.Value = s.columnValue(x.Column, x.Value)
+		x.Value = s.columnValue(x.Column, x.Value, false)
 		return x
 	case clause.Neq:
-		x.Value = s.columnValue(x.Column, x.Value)
+		x.Value = s.columnValue(x.Column, x.Value, false)
 		return x
 	case clause.Gt:
-		x.Value = s.columnValue(x.Column, x.Value)
+		x.Value = s.columnValue(x.Column, x.Value, true)
 		return x
 	case clause.Gte:
-		x.Value = s.columnValue(x.Column, x.Value)
+		x.Value = s.columnValue(x.Column, x.Value, true)
 		return x
 	case clause.Lt:
-		x.Value = s.columnValue(x.Column, x.Value)
+		x.Value = s.columnValue(x.Column, x.Value, true)
 		return x
 	case clause.Lte:
-		x.Value = s.columnValue(x.Column, x.Value)
+		x.Value = s.columnValue(x.Column, x.Value, true)
 		return x
 	case clause.Like:
-		x.Value = s.columnValue(x.Column, x.Value)
+		x.Value = s.columnValue(x.Column, x.Value, false)
 		return x
 	case clause.IN:
 		if len(x.Values) > 0 {
 			values := make([]any, len(x.Values))
 			for i, v := range x.Values {
-				values[i] = s.columnValue(x.Column, v)
+				values[i] = s.columnValue(x.Column, v, false)
 			}
 			x.Values = values
 		}
@@ -177,7 +177,7 @@ func (s *scope) set(set clause.Set) clause.Set {
 	}
 	out := make(clause.Set, len(set))
 	for i, a := range set {
-		a.Value = s.columnValue(a.Column, a.Value)
+		a.Value = s.columnValue(a.Column, a.Value, false)
 		out[i] = a
 	}
 	return out
@@ -206,8 +206,8 @@ func (s *scope) values(v clause.Values) {
 }
 
 // columnValue binds v, compared with or assigned to column (a
-// clause.Column, or a name as a string).
-func (s *scope) columnValue(column any, v any) any {
+// clause.Column, or a name as a string); ordered for <, >, BETWEEN.
+func (s *scope) columnValue(column any, v any, ordered bool) any {
 	var col clause.Column
 	switch c := column.(type) {
 	case clause.Column:
@@ -224,6 +224,7 @@ func (s *scope) columnValue(column any, v any) any {
 		return s.bind(v, columnInfo{}, nil, nil)
 	}
 	info, field := s.column(col)
+	info.ordered = ordered
 	return s.bind(v, info, field, nil)
 }
 
@@ -319,6 +320,7 @@ func (s *scope) bindTarget(v any, tg target, fragment string, mentions bool) any
 	switch {
 	case tg.column != nil:
 		info, field := s.column(clause.Column{Table: tg.column.qualifier, Name: tg.column.name})
+		info.ordered = tg.ordered
 		return s.bind(v, info, field, nil)
 	case tg.cast != "":
 		info := columnInfo{form: formOther}
@@ -481,17 +483,17 @@ func (s *scope) modelColumn(field *schema.Field) columnInfo {
 	case "postgres":
 		switch {
 		case k == idkind.UUIDv7:
-			return columnInfo{formServer, k}
+			return columnInfo{form: formServer, kind: k}
 		case s.b.textIDs || strings.Contains(t, "text") || strings.Contains(t, "char"):
-			return columnInfo{formText, k}
+			return columnInfo{form: formText, kind: k}
 		}
-		return columnInfo{formBytes, k}
+		return columnInfo{form: formBytes, kind: k}
 	case "mysql":
 		if k == idkind.UUIDv7 && !typed {
-			return columnInfo{formBytes, k} // binary(16)
+			return columnInfo{form: formBytes, kind: k} // binary(16)
 		}
 	}
-	return columnInfo{formText, k}
+	return columnInfo{form: formText, kind: k}
 }
 
 func fieldKind(field *schema.Field) *idkind.Kind {
@@ -634,12 +636,25 @@ func (s *scope) bind(v any, info columnInfo, field *schema.Field, u *unclear) an
 func (s *scope) bindString(str string, info columnInfo, u *unclear) any {
 	switch info.form {
 	case formBytes:
-		if info.kind == nil {
-			return str // a bytea column that holds no IDs the plugin knows of
+		kind := info.kind
+		if kind == nil {
+			// A bytea column that does not say which ID it holds (one of
+			// a joined table, say): the string's length does. Its own
+			// bytes would match nothing.
+			for _, k := range idkind.All {
+				if len(str) == k.TextLen {
+					kind = k
+				}
+			}
+			if kind == nil {
+				s.fail(fmt.Errorf("gormplugin: the string %s compared with a bytea column is no ID's text form (%w); pass []byte for other bytes",
+					excerpt.Text(str), ErrUnclearColumn))
+				return str
+			}
 		}
-		b, err := info.kind.ParseText(str)
+		b, err := kind.ParseText(str)
 		if err != nil {
-			s.fail(fmt.Errorf("gormplugin: a string compared with a %s column: %w", info.kind.Name, err))
+			s.fail(fmt.Errorf("gormplugin: a string compared with a %s column: %w", kind.Name, err))
 			return str
 		}
 		return rawID(b)
@@ -649,6 +664,7 @@ func (s *scope) bindString(str string, info columnInfo, u *unclear) any {
 				s.fail(fmt.Errorf("gormplugin: a string compared with a %s column: %w", info.kind.Name, err))
 			}
 		}
+		s.checkOrder(str, info)
 		return str
 	case formUnknown:
 		if u != nil && u.mentionsID {
@@ -682,9 +698,21 @@ func (s *scope) bindID(v any, id idkind.Value, info columnInfo, u *unclear) any 
 	case formBytes:
 		return rawID(id.Bytes)
 	case formText, formOther, formServer:
-		return id.Kind.FormatText(id.Bytes)
+		text := id.Kind.FormatText(id.Bytes)
+		s.checkOrder(text, info)
+		return text
 	}
 	return v
+}
+
+// checkOrder fails a <, > or BETWEEN with a text column whose collation
+// does not sort IDs by their bytes: its answer would not follow time.
+func (s *scope) checkOrder(text string, info columnInfo) {
+	if info.form == formText && info.ordered && info.misorders {
+		s.fail(fmt.Errorf("gormplugin: %s compared by order with a text column whose collation does not sort IDs by time: %w; "+
+			`give the column COLLATE "C" (ALTER TABLE … ALTER COLUMN … TYPE text COLLATE "C"), or convert it to the ksuid or objectid type`,
+			excerpt.Text(text), ErrMisorderingColumn))
+	}
 }
 
 // defaultForm is how an ID goes where the plugin knows no column for it:

@@ -35,6 +35,7 @@ import (
 type catalogRow struct {
 	name, typ, typtype, base string
 	size                     int64
+	coll                     string // a text column's collation: "C", or "en-US-x-icu", which misorders
 }
 
 var (
@@ -54,6 +55,9 @@ func (catalogConn) Close() error                        { return nil }
 func (catalogConn) Begin() (driver.Tx, error)           { return nil, errors.New("not supported") }
 
 func (c catalogConn) QueryContext(_ context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if strings.Contains(query, "bool_and") { // collationOrderSQL
+		return &boolRows{strings.Contains(query, `"C"`)}, nil
+	}
 	if query != columnsSQL || len(args) != 1 {
 		return nil, fmt.Errorf("unexpected query %q", query)
 	}
@@ -66,7 +70,7 @@ func (c catalogConn) QueryContext(_ context.Context, query string, args []driver
 type catalogRows struct{ rows []catalogRow }
 
 func (*catalogRows) Columns() []string {
-	return []string{"attname", "typname", "typtype", "base", "size"}
+	return []string{"attname", "typname", "typtype", "base", "size", "nspname", "collname"}
 }
 func (*catalogRows) Close() error { return nil }
 func (r *catalogRows) Next(dest []driver.Value) error {
@@ -75,7 +79,23 @@ func (r *catalogRows) Next(dest []driver.Value) error {
 	}
 	c := r.rows[0]
 	r.rows = r.rows[1:]
-	dest[0], dest[1], dest[2], dest[3], dest[4] = c.name, c.typ, c.typtype, c.base, c.size
+	dest[0], dest[1], dest[2], dest[3], dest[4], dest[5], dest[6] = c.name, c.typ, c.typtype, c.base, c.size, "", ""
+	if c.coll != "" {
+		dest[5], dest[6] = "pg_catalog", c.coll
+	}
+	return nil
+}
+
+type boolRows struct{ v bool }
+
+func (*boolRows) Columns() []string { return []string{"bool_and"} }
+func (*boolRows) Close() error      { return nil }
+func (r *boolRows) Next(dest []driver.Value) error {
+	if r == nil || r.v && dest == nil {
+		return io.EOF
+	}
+	dest[0] = r.v
+	*r = boolRows{}
 	return nil
 }
 
@@ -154,10 +174,12 @@ type item struct {
 }
 
 var (
-	domainOrders = []catalogRow{{"id", "ksuid", "d", "bytea", 20}, {"parent", "ksuid", "d", "bytea", 20}, {"ref", "text", "b", "", 0}}
-	textOrders   = []catalogRow{{"id", "varchar", "b", "", 0}, {"parent", "text", "b", "", 0}, {"ref", "text", "b", "", 0}}
-	byteaOrders  = []catalogRow{{"id", "bytea", "b", "", 20}, {"parent", "bytea", "b", "", 20}, {"ref", "text", "b", "", 0}}
-	domainItems  = []catalogRow{{"id", "objectid", "d", "bytea", 12}, {"order_id", "ksuid", "d", "bytea", 20}}
+	domainOrders = []catalogRow{{"id", "ksuid", "d", "bytea", 20, ""}, {"parent", "ksuid", "d", "bytea", 20, ""}, {"ref", "text", "b", "", 0, "C"}}
+	textOrders   = []catalogRow{{"id", "varchar", "b", "", 0, "C"}, {"parent", "text", "b", "", 0, "C"}, {"ref", "text", "b", "", 0, "C"}}
+	icuOrders    = []catalogRow{{"id", "text", "b", "", 0, "en-US-x-icu"}, {"parent", "text", "b", "", 0, "en-US-x-icu"}}
+	byteaOrders  = []catalogRow{{"id", "bytea", "b", "", 20, ""}, {"parent", "bytea", "b", "", 20, ""}, {"ref", "text", "b", "", 0, "C"}}
+	domainItems  = []catalogRow{{"id", "objectid", "d", "bytea", 12, ""}, {"order_id", "ksuid", "d", "bytea", 20, ""}}
+	plainItems   = []catalogRow{{"id", "bytea", "b", "", 0, ""}, {"order_id", "bytea", "b", "", 0, ""}}
 )
 
 var (
@@ -329,6 +351,40 @@ func TestBindPostgresRefuses(t *testing.T) {
 	got, _, err = vars(db.Where("id = ksuid_from_text(?)", k1.String()).Find(&[]order{}))
 	if err != nil || !sameVars(got, []any{k1.String()}) {
 		t.Errorf("a function's argument: %#v (%v)", got, err)
+	}
+}
+
+// TestBindMisorderingText: <, > and BETWEEN against a text ID column
+// under a linguistic collation would not follow time: an error; = and IN
+// are right under any deterministic collation and pass.
+func TestBindMisorderingText(t *testing.T) {
+	db := dryDB(t, "postgres", map[string][]catalogRow{`"orders"`: icuOrders})
+	for _, q := range []*gorm.DB{
+		db.Where("id > ?", k1.String()).Find(&[]order{}),
+		db.Where("id BETWEEN ? AND ?", k1, k2).Find(&[]order{}),
+		db.Where(clause.Lt{Column: "id", Value: k1}).Find(&[]order{}),
+	} {
+		if !errors.Is(q.Error, ErrMisorderingColumn) {
+			t.Errorf("%s: %v; want ErrMisorderingColumn", q.Statement.SQL.String(), q.Error)
+		}
+	}
+	if got, _, err := vars(db.Where("id IN ?", []ksuid.KSUID{k1}).Find(&[]order{})); err != nil || !sameVars(flatten(got), []any{k1.String()}) {
+		t.Errorf("IN on the text column: %#v (%v)", got, err)
+	}
+}
+
+// TestBindPlainBytea: a bytea column that does not say which ID it holds
+// (a joined table's, without the plugin's length check) takes the string
+// as the ID its length names, and refuses one that is no ID's text.
+func TestBindPlainBytea(t *testing.T) {
+	db := dryDB(t, "postgres", map[string][]catalogRow{`"orders"`: domainOrders, `"items"`: plainItems})
+	q := db.Joins("JOIN items ON items.order_id = orders.id").Where("items.order_id = ? OR items.id = ?", k1.String(), o1.String()).Find(&[]order{})
+	if got, _, err := vars(q); err != nil || !sameVars(got, []any{rawID(k1[:]), rawID(o1[:])}) {
+		t.Errorf("strings for plain bytea columns: %#v (%v)", got, err)
+	}
+	q = db.Joins("JOIN items ON items.order_id = orders.id").Where("items.order_id = ?", "abc").Find(&[]order{})
+	if !errors.Is(q.Error, ErrUnclearColumn) {
+		t.Errorf("a string that is no ID for a plain bytea column: %v", q.Error)
 	}
 }
 

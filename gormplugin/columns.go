@@ -27,6 +27,13 @@ const (
 type columnInfo struct {
 	form columnForm
 	kind *idkind.Kind // the ID type the column holds; nil where the column does not say
+	// misorders is true for a text column whose collation does not sort
+	// IDs' text by its bytes (a linguistic one: ICU, most glibc locales),
+	// where < and > do not follow time.
+	misorders bool
+	// ordered is true where the value meets the column in <, >, BETWEEN:
+	// set per comparison, never cached.
+	ordered bool
 }
 
 // tableColumns maps a table's column names to what they take.
@@ -66,14 +73,24 @@ func (c *columnCache) forget(config *gorm.Config) {
 }
 
 // columnsSQL reads, for each column of a table, its type's name, whether
-// it is a domain and of what, and the size a CHECK (octet_length(col) =
-// n) demands, which the plugin's AutoMigrate adds to bytea ID columns.
+// it is a domain and of what, the size a CHECK (octet_length(col) = n)
+// demands, which the plugin's AutoMigrate adds to bytea ID columns, and
+// its collation.
 const columnsSQL = `SELECT a.attname, t.typname, t.typtype, coalesce(bt.typname, ''),
 	coalesce((SELECT max(substring(pg_get_constraintdef(c.oid) FROM 'octet_length\(.*\) = (\d+)')::int)
-		FROM pg_constraint c WHERE c.conrelid = a.attrelid AND c.contype = 'c' AND c.conkey = ARRAY[a.attnum]), 0)
+		FROM pg_constraint c WHERE c.conrelid = a.attrelid AND c.contype = 'c' AND c.conkey = ARRAY[a.attnum]), 0),
+	coalesce(cn.nspname, ''), coalesce(co.collname, '')
 FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
 	LEFT JOIN pg_type bt ON bt.oid = t.typbasetype AND t.typtype = 'd'
+	LEFT JOIN pg_collation co ON co.oid = a.attcollation
+	LEFT JOIN pg_namespace cn ON cn.oid = co.collnamespace
 WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped`
+
+// collationOrderSQL asks whether a collation sorts base62 and hex digits
+// by their bytes: pairs that byte order sorts one way and linguistic
+// collations (ICU, glibc locales) the other, or mix up by case.
+const collationOrderSQL = `SELECT bool_and((lo COLLATE %s) < hi)
+	FROM (VALUES ('9'::text, 'A'::text), ('Z', 'a'), ('B', 'a'), ('Y', 'b')) AS pairs(lo, hi)`
 
 // postgresColumns returns the columns of table (as to_regclass reads it:
 // "orders", "inv.items", `"MixedCase"`), from the cache or the catalog;
@@ -96,16 +113,35 @@ func (c *columnCache) postgresColumns(stmt *gorm.Statement, table string) (table
 	}
 	defer rows.Close()
 	cols := tableColumns{}
+	collations := map[string]string{} // column -> its collation, as SQL
 	for rows.Next() {
-		var name, typ, typtype, base string
+		var name, typ, typtype, base, collSchema, coll string
 		var size int
-		if err := rows.Scan(&name, &typ, &typtype, &base, &size); err != nil {
+		if err := rows.Scan(&name, &typ, &typtype, &base, &size, &collSchema, &coll); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", table, err)
 		}
 		cols[name] = classify(typ, typtype, base, size)
+		if cols[name].form == formText && coll != "" {
+			collations[name] = quoteIdent(collSchema) + "." + quoteIdent(coll)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", table, err)
+	}
+	rows.Close()
+	bytewise := map[string]bool{}
+	for name, coll := range collations {
+		ok, seen := bytewise[coll]
+		if !seen {
+			if err := stmt.ConnPool.QueryRowContext(stmt.Context, fmt.Sprintf(collationOrderSQL, coll)).Scan(&ok); err != nil {
+				return nil, fmt.Errorf("gormplugin: testing the collation %s of %s.%s: %w", coll, table, name, err)
+			}
+			bytewise[coll] = ok
+		}
+		info := cols[name]
+		info.misorders = !ok
+		cols[name] = info
 	}
 	if len(cols) == 0 {
 		return nil, nil // no such table (yet): nothing to keep
@@ -131,22 +167,22 @@ func classify(typ, typtype, base string, checkSize int) columnInfo {
 	}
 	switch {
 	case typ == "uuid":
-		return columnInfo{formServer, idkind.UUIDv7}
+		return columnInfo{form: formServer, kind: idkind.UUIDv7}
 	case typtype == "d" && base == "bytea" && kindNamed(typ) != nil:
-		return columnInfo{formBytes, kindNamed(typ)} // sortid sql's domains
+		return columnInfo{form: formBytes, kind: kindNamed(typ)} // sortid sql's domains
 	case typtype == "b" && (typ == "ksuid" || typ == "objectid"):
-		return columnInfo{formServer, kindNamed(typ)} // the extension's types
+		return columnInfo{form: formServer, kind: kindNamed(typ)} // the extension's types
 	case typ == "bytea" || typtype == "d" && base == "bytea":
 		for _, k := range idkind.All {
 			if k.Size == checkSize && k != idkind.UUIDv7 {
-				return columnInfo{formBytes, k}
+				return columnInfo{form: formBytes, kind: k}
 			}
 		}
-		return columnInfo{formBytes, nil}
+		return columnInfo{form: formBytes, kind: nil}
 	case isTextType(typ) || typtype == "d" && isTextType(base):
-		return columnInfo{formText, nil}
+		return columnInfo{form: formText, kind: nil}
 	}
-	return columnInfo{formOther, nil}
+	return columnInfo{form: formOther, kind: nil}
 }
 
 func isTextType(typ string) bool {

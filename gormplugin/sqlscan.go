@@ -170,6 +170,16 @@ type target struct {
 	// argument is true for a value passed to a function, ksuid_time(?), or
 	// standing in a place that compares it with nothing (LIMIT ?).
 	argument bool
+	// ordered is true for <, <=, >, >= and BETWEEN, whose answer depends
+	// on the order of the column's type (and collation).
+	ordered bool
+}
+
+func isOrdering(op string) bool { return op == "<" || op == "<=" || op == ">" || op == ">=" }
+
+func (tg target) withOrder(ordered bool) target {
+	tg.ordered = ordered
+	return tg
 }
 
 // comparisons are the operators after which a placeholder is compared
@@ -223,11 +233,11 @@ func targetOf(toks []token, p int) target {
 			return operandBefore(toks, skipNot(toks, j-2))
 		case isKeyword(before, "ANY", "ALL", "SOME"):
 			if op := at(j - 2); op.kind == tokOp && comparisons[op.text] {
-				return operandBefore(toks, j-3)
+				return operandBefore(toks, j-3).withOrder(isOrdering(op.text))
 			}
 			return target{}
 		case before.kind == tokOp && comparisons[before.text]:
-			return operandBefore(toks, j-2) // col = (?)
+			return operandBefore(toks, j-2).withOrder(isOrdering(before.text)) // col = (?)
 		case before.kind == tokIdent || before.kind == tokQuoted:
 			if isKeyword(before, "AND", "OR", "NOT", "WHERE", "ON", "WHEN", "THEN", "ELSE", "SELECT") {
 				break
@@ -240,7 +250,7 @@ func targetOf(toks []token, p int) target {
 	prev := at(i)
 	switch {
 	case prev.kind == tokOp && comparisons[prev.text]:
-		return operandBefore(toks, i-1)
+		return operandBefore(toks, i-1).withOrder(isOrdering(prev.text))
 	case isKeyword(prev, "IN"):
 		return operandBefore(toks, skipNot(toks, i-1))
 	case isKeyword(prev, "LIKE", "ILIKE"):
@@ -262,7 +272,7 @@ func targetOf(toks []token, p int) target {
 		if !isKeyword(at(j), "BETWEEN") {
 			return target{}
 		}
-		return operandBefore(toks, skipNot(toks, j-1))
+		return operandBefore(toks, skipNot(toks, j-1)).withOrder(true)
 	case isKeyword(prev, "AND") && isValue(at(i-1)) && isKeyword(at(i-2), "BETWEEN", "SYMMETRIC"):
 		j := i - 2
 		if isKeyword(at(j), "SYMMETRIC") {
@@ -271,7 +281,7 @@ func targetOf(toks []token, p int) target {
 		if !isKeyword(at(j), "BETWEEN") {
 			return target{}
 		}
-		return operandBefore(toks, skipNot(toks, j-1))
+		return operandBefore(toks, skipNot(toks, j-1)).withOrder(true)
 	case isKeyword(prev, "LIMIT", "OFFSET"):
 		return target{understood: true, argument: true}
 	}
@@ -281,7 +291,7 @@ func targetOf(toks []token, p int) target {
 // operandAfterPlaceholder handles ? = col, ? <> col and the like.
 func operandAfterPlaceholder(toks []token, p int) target {
 	if p+1 < len(toks) && toks[p+1].kind == tokOp && comparisons[toks[p+1].text] {
-		return operandAfter(toks, p+2)
+		return operandAfter(toks, p+2).withOrder(isOrdering(toks[p+1].text))
 	}
 	return target{}
 }

@@ -314,7 +314,7 @@ END $$;
 -- made a ksuid first, and the domain's CHECK refuses the text form. Each is
 -- a one-expression SQL function, which PostgreSQL inlines into the query
 -- as the bytea comparison, so a btree index on the column (a primary key)
--- serves it as before. There is no ksuid = ksuid or ksuid <> ksuid: PostgreSQL
+-- serves it as before. There is no ksuid = ksuid: PostgreSQL
 -- does not inline an operator inside id = ANY($1), IN (…) or <> ALL($1),
 -- where it would run as a function call per row and a bytea index could
 -- not serve it. A row comparison, (created_at, id) > ($1, $2), needs
@@ -354,6 +354,23 @@ BEGIN
 EXCEPTION WHEN duplicate_function THEN NULL;
 END $$;
 
+-- ksuid <> ksuid: id <> '…' and id NOT IN ('…', …) with the text form
+-- matched every row, and a DELETE with them deleted every row; with this
+-- operator the untyped value is made a ksuid first, and the domain's CHECK
+-- refuses the text form. <> is never served by an index, so a per-row
+-- function call inside <> ALL (NOT IN) costs no index plan. There is still
+-- no ksuid = ksuid: see above. So id IS DISTINCT FROM '…' and
+-- NOT (id = '…'), which PostgreSQL resolves with =, still compare as
+-- bytea: write id <> ksuid_from_text('…'), or use the extension.
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_ne(a @SCHEMA@ksuid, b @SCHEMA@ksuid) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN a::bytea <> b::bytea;
+DO $$
+BEGIN
+	CREATE OPERATOR @SCHEMA@<> (LEFTARG = @SCHEMA@ksuid, RIGHTARG = @SCHEMA@ksuid, FUNCTION = @SCHEMA@ksuid_ne,
+		COMMUTATOR = OPERATOR(@SCHEMA@<>), RESTRICT = neqsel, JOIN = neqjoinsel);
+EXCEPTION WHEN duplicate_function THEN NULL;
+END $$;
+
 -- Order comparisons of two objectids: objectid < objectid and the like. Without them
 -- PostgreSQL compares a objectid column with an untyped value (a literal in
 -- psql, the text form a driver sends as a parameter) as bytea, so the
@@ -362,7 +379,7 @@ END $$;
 -- made a objectid first, and the domain's CHECK refuses the text form. Each is
 -- a one-expression SQL function, which PostgreSQL inlines into the query
 -- as the bytea comparison, so a btree index on the column (a primary key)
--- serves it as before. There is no objectid = objectid or objectid <> objectid: PostgreSQL
+-- serves it as before. There is no objectid = objectid: PostgreSQL
 -- does not inline an operator inside id = ANY($1), IN (…) or <> ALL($1),
 -- where it would run as a function call per row and a bytea index could
 -- not serve it. A row comparison, (created_at, id) > ($1, $2), needs
@@ -399,6 +416,23 @@ DO $$
 BEGIN
 	CREATE OPERATOR @SCHEMA@>= (LEFTARG = @SCHEMA@objectid, RIGHTARG = @SCHEMA@objectid, FUNCTION = @SCHEMA@objectid_ge,
 		COMMUTATOR = OPERATOR(@SCHEMA@<=), NEGATOR = OPERATOR(@SCHEMA@<), RESTRICT = scalargesel, JOIN = scalargejoinsel);
+EXCEPTION WHEN duplicate_function THEN NULL;
+END $$;
+
+-- objectid <> objectid: id <> '…' and id NOT IN ('…', …) with the text form
+-- matched every row, and a DELETE with them deleted every row; with this
+-- operator the untyped value is made a objectid first, and the domain's CHECK
+-- refuses the text form. <> is never served by an index, so a per-row
+-- function call inside <> ALL (NOT IN) costs no index plan. There is still
+-- no objectid = objectid: see above. So id IS DISTINCT FROM '…' and
+-- NOT (id = '…'), which PostgreSQL resolves with =, still compare as
+-- bytea: write id <> objectid_from_text('…'), or use the extension.
+CREATE OR REPLACE FUNCTION @SCHEMA@objectid_ne(a @SCHEMA@objectid, b @SCHEMA@objectid) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN a::bytea <> b::bytea;
+DO $$
+BEGIN
+	CREATE OPERATOR @SCHEMA@<> (LEFTARG = @SCHEMA@objectid, RIGHTARG = @SCHEMA@objectid, FUNCTION = @SCHEMA@objectid_ne,
+		COMMUTATOR = OPERATOR(@SCHEMA@<>), RESTRICT = neqsel, JOIN = neqjoinsel);
 EXCEPTION WHEN duplicate_function THEN NULL;
 END $$;
 
