@@ -43,29 +43,44 @@
 //   - MySQL: char(27) or char(24) CHARACTER SET ascii COLLATE ascii_bin,
 //     the text form that the IDs' Value method writes through any driver.
 //
-// # PostgreSQL: IDs go as bytes
+// # Each value in its column's form
 //
-// On PostgreSQL the plugin sends every ID value GORM binds (a field, a
-// Where argument, a pointer, a Null type) as its raw bytes, so that GORM
-// opened as users open it, postgres.Open(dsn) with no hook, reads and
-// writes the binary columns right in the default mode and with
-// PreferSimpleProtocol (PgBouncer) alike. A string compared with an ID
-// column, Where("id = ?", s), First(&o, "id = ?", s), IN and BETWEEN
-// included, is parsed as that column's ID: the row is found, or the query
-// fails with the parse error; it never matches the string's own bytes.
+// The plugin binds the values of WHERE, SET, VALUES, ON CONFLICT and
+// JOIN clauses by what it knows for sure: the value's Go type, the real
+// type of the column it meets, and GORM's clause tree. On PostgreSQL it
+// reads each table's column types once from the catalog (tables GORM did
+// not create and joined tables included; kept for a minute, and dropped
+// after its own AutoMigrate). An ID, or a string compared with an ID
+// column, goes as raw bytes to bytea and the ksuid and objectid domains,
+// as the text form to text, varchar and char columns, and as text to
+// uuid, which parses it: right with postgres.Open(dsn) as it is and with
+// PreferSimpleProtocol (PgBouncer). A string is parsed as the column's ID
+// first, so a bad one fails the statement and nothing is sent. A fragment
+// of SQL, Where("id NOT IN ?", strs), is read whole by a tokenizer to tell
+// which column each placeholder meets (qualified names, aliases of
+// joined tables, NOT, IS DISTINCT FROM, the placeholder on either side).
 //
-// An ID compared with a column of the model that is not an ID field (a
-// string field's column) keeps its text form; in raw SQL against a text
-// column that no model describes, pass id.String().
+// What it cannot tell is an error: a value in an expression over an ID
+// column (coalesce(parent, id) = ?) or in SQL it does not read wraps
+// ErrUnclearColumn; an ID of another type than its column's,
+// ErrWrongIDType; <, > or BETWEEN with a text ID column whose collation
+// does not sort IDs by time, ErrMisorderingColumn. In raw SQL (db.Raw,
+// db.Exec) the plugin sees no columns: an ID goes as bytes there (text
+// with WithTextIDColumns); against a text column pass id.String().
+// GORM's logger prints bound IDs as their text.
+//
+// On MySQL a UUID goes as its 16 bytes to the BINARY(16) column the
+// plugin makes, and a string compared with it is parsed; KSUIDs and
+// ObjectIDs keep their text form, which their char columns hold.
 //
 // An existing text ID column is never converted: GORM's cast would turn
 // each ID's text into 27 bytes. AutoMigrate fails on one with an error
 // wrapping ErrTextIDColumn that names the column and the conversion
 // (ErrMisorderingColumn where its collation also misorders IDs). A
 // database that keeps its ID columns as text uses WithTextIDColumns; a
-// model with a text type tag on its ID field gets its IDs sent as text.
-// To do all this the plugin wraps db.Dialector; code that type-asserts
-// db.Dialector to a concrete driver type sees the wrapper.
+// model with a text type tag on its ID field keeps it too. To do all this
+// the plugin wraps db.Dialector and db.ClauseBuilders; code that
+// type-asserts db.Dialector to a concrete driver type sees the wrapper.
 //
 // # Upserts
 //

@@ -31,9 +31,9 @@ type Option func(*Plugin)
 
 // WithTextIDColumns is for a PostgreSQL database that keeps its ID columns
 // as text (text COLLATE "C", which earlier versions of the plugin made):
-// the plugin then sends IDs as their text form, as GORM does without it,
-// and AutoMigrate keeps such columns. By default it sends IDs as bytes,
-// which the binary columns it makes need (see the package doc).
+// AutoMigrate keeps such columns, and an ID whose column the plugin cannot
+// see (raw SQL) goes as its text form. Values compared with a column go
+// in that column's form either way (see the package doc).
 func WithTextIDColumns() Option {
 	return func(p *Plugin) { p.binder.textIDs = true }
 }
