@@ -119,7 +119,7 @@ step "the page in headless Chromium"
 step tests without the race detector
 # Allocation counts (the race detector makes sync.Pool drop items on
 # purpose) and the 2^24-ID command test (too slow under it).
-$GO test -count=1 -run 'NoAllocs|NeverRepeat' ./ksuid ./objectid ./cmd/sortid || status=1
+$GO test -count=1 -run 'NoAllocs|NeverRepeat' ./ksuid ./objectid ./uuidv7 ./cmd/sortid || status=1
 step "ID packages on GOARCH=386 (under qemu-i386)"
 # The clock is read differently on linux/amd64 and elsewhere; both must
 # behave the same, in and out of a testing/synctest bubble. This kernel
@@ -133,7 +133,7 @@ step "ID packages on GOARCH=386 (under qemu-i386)"
 # pass then; a failed test fails the step at once.
 if command -v qemu-i386 >/dev/null; then
 	out386=$run/386.log
-	if ! GOARCH=386 GODEBUG=asyncpreemptoff=1 $GO test -count=1 -exec qemu-i386 ./internal/... ./ksuid ./objectid 2>&1 | tee "$out386"; then
+	if ! GOARCH=386 GODEBUG=asyncpreemptoff=1 $GO test -count=1 -exec qemu-i386 ./internal/... ./ksuid ./objectid ./uuidv7 2>&1 | tee "$out386"; then
 		# Each failed package, and 1 if its output (the lines since the
 		# package before it) holds a crash of qemu or of the runtime and
 		# no failed test.

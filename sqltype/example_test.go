@@ -69,6 +69,7 @@ func ExampleInstallSQL() {
 	// CREATE OR REPLACE FUNCTION ksuid_le(a ksuid, b ksuid) RETURNS boolean
 	// CREATE OR REPLACE FUNCTION ksuid_gt(a ksuid, b ksuid) RETURNS boolean
 	// CREATE OR REPLACE FUNCTION ksuid_ge(a ksuid, b ksuid) RETURNS boolean
+	// CREATE OR REPLACE FUNCTION ksuid_ne(a ksuid, b ksuid) RETURNS boolean
 }
 
 // Keep a hook the pool has already.

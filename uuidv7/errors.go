@@ -72,6 +72,7 @@ var spec = idtype.Spec{
 	ByteaError: func(input string, offset int) error {
 		return parseError(input, offset, ErrInvalidCharacter)
 	},
+	CheckBytes: checkV7,
 }
 
 // parseInto is parse for the shared rules, which hand a slice of Size

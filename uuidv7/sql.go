@@ -1,6 +1,8 @@
 package uuidv7
 
 import (
+	"github.com/sortid/sortid/internal/idtype"
+
 	"database/sql/driver"
 	"strconv"
 )
@@ -32,16 +34,14 @@ func (id UUID) BytesValue() ([]byte, error) {
 // else, NULL included, is an error that names the source type and value,
 // and leaves id unchanged. Scan into NullUUID or *UUID where a column may
 // be NULL.
-func (id *UUID) Scan(src any) error {
-	old := *id
-	if err := spec.Scan(id[:], src); err != nil {
-		return err
-	}
-	if !id.isV7() {
-		bad := *id
-		*id = old
-		return spec.Errorf("cannot scan "+bad.String()+" into UUID: version "+strconv.Itoa(bad.Version())+
-			", want a version 7 UUID with the RFC 9562 variant", ErrVersion)
+func (id *UUID) Scan(src any) error { return spec.Scan(id[:], src) }
+
+// checkV7 is the shared Scan's CheckBytes: 16 bytes must be a version 7
+// UUID with the RFC 9562 variant before they are written.
+func checkV7(b []byte) error {
+	if u := UUID(b); !u.isV7() {
+		return &idtype.Error{Msg: "uuidv7: " + u.String() + " is version " + strconv.Itoa(u.Version()) +
+			", want a version 7 UUID with the RFC 9562 variant", Err: ErrVersion}
 	}
 	return nil
 }

@@ -47,6 +47,11 @@ type Spec struct {
 	// ByteaError makes the package's *ParseError for PostgreSQL's hex
 	// form of a bytea with a bad digit at offset.
 	ByteaError func(input string, offset int) error
+
+	// CheckBytes, if set, vets the Size bytes of a binary form before
+	// Scan writes them (a UUIDv7 must be of version 7); the text form is
+	// vetted by ParseString and ParseBytes.
+	CheckBytes func(b []byte) error
 }
 
 // Must returns v, or panics with err: MustParse, for values known to be

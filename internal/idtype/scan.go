@@ -24,6 +24,11 @@ func (s *Spec) Scan(dst []byte, src any) error {
 		case byteahex.Is(v, s.Size):
 			err = fromBytea(s, dst, v)
 		case len(v) == s.Size:
+			if s.CheckBytes != nil {
+				if err = s.CheckBytes(v); err != nil {
+					return s.scanError(src, err, s.detail(err))
+				}
+			}
 			copy(dst, v)
 		case len(v) == s.TextLen:
 			err = s.ParseBytes(dst, v)
@@ -54,6 +59,11 @@ func fromBytea[T string | []byte](s *Spec, dst []byte, text T) error {
 	var buf [32]byte
 	if offset, ok := byteahex.Decode(buf[:len(dst)], text); !ok {
 		return s.ByteaError(string(text), offset)
+	}
+	if s.CheckBytes != nil {
+		if err := s.CheckBytes(buf[:len(dst)]); err != nil {
+			return err
+		}
 	}
 	copy(dst, buf[:len(dst)])
 	return nil
