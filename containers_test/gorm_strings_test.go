@@ -149,7 +149,9 @@ func checkStringShapes(t *testing.T, ctx context.Context, admin *pgxpool.Pool, c
 		{"Not(map), Delete", func(tx *gorm.DB) *gorm.DB { return tx.Unscoped().Not(map[string]any{"id": keep}).Delete(&strOrder{}) }, 3},
 		{"Not(id IN ?), Delete", func(tx *gorm.DB) *gorm.DB { return tx.Unscoped().Not("id IN ?", keep).Delete(&strOrder{}) }, 3},
 		{"NOT (id IN ?), Delete", func(tx *gorm.DB) *gorm.DB { return tx.Unscoped().Where("NOT (id IN ?)", keep).Delete(&strOrder{}) }, 3},
-		{"IS DISTINCT FROM, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Unscoped().Where("id IS DISTINCT FROM ?", s(2)).Delete(&strOrder{}) }, 4},
+		{"IS DISTINCT FROM, Delete", func(tx *gorm.DB) *gorm.DB {
+			return tx.Unscoped().Where("id IS DISTINCT FROM ?", s(2)).Delete(&strOrder{})
+		}, 4},
 		{"<>, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Unscoped().Where("id <> ?", s(2)).Delete(&strOrder{}) }, 4},
 		{"? = id, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Unscoped().Where("? = id", s(2)).Delete(&strOrder{}) }, 1},
 		{"<, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Unscoped().Where("id < ?", s(2)).Delete(&strOrder{}) }, 2},
@@ -265,7 +267,9 @@ func TestGORMStringsMySQL(t *testing.T) {
 		{"<>, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Where("id <> ?", keep[0]).Delete(&strAccount{}) }, 4},
 		{"? = id, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Where("? = id", keep[0]).Delete(&strAccount{}) }, 1},
 		{"Delete(&T{}, id IN ?)", func(tx *gorm.DB) *gorm.DB { return tx.Delete(&strAccount{}, "id IN ?", keep) }, 2},
-		{"Update by a string", func(tx *gorm.DB) *gorm.DB { return tx.Model(&strAccount{}).Where("id = ?", keep[1]).Update("name", "x") }, 1},
+		{"Update by a string", func(tx *gorm.DB) *gorm.DB {
+			return tx.Model(&strAccount{}).Where("id = ?", keep[1]).Update("name", "x")
+		}, 1},
 	} {
 		err := db.Transaction(func(tx *gorm.DB) error {
 			res := tc.run(tx)
