@@ -89,42 +89,28 @@ func parseInto[S string | []byte](dst []byte, s S) error {
 // ParseError reports text that is not a UUIDv7. It wraps
 // ErrInvalidLength, ErrInvalidCharacter or ErrVersion.
 type ParseError struct {
-	Input  string // the rejected text, at most its first 64 bytes
+	Input  string // the rejected text
 	Offset int    // byte offset of the first invalid character; -1 if none
 	Err    error  // the cause
-
-	length int // of the whole input, which Input may cut short
 }
 
-// Error describes the rejected text and the reason.
+// Error describes the rejected text, quoting at most its first 64 bytes,
+// and the reason. It does not panic for any field values, so a
+// ParseError made by hand is safe to print.
 func (e *ParseError) Error() string {
-	msg := "uuidv7: parsing " + strconv.Quote(e.Input) + ": "
-	switch {
-	case e.Err == ErrInvalidLength:
-		return msg + "invalid length " + strconv.Itoa(max(e.length, len(e.Input))) + ", want 36"
-	case e.Err == ErrInvalidCharacter && e.Offset >= 0 && e.Offset < len(e.Input):
-		char := strconv.QuoteRune(rune(e.Input[e.Offset]))
-		if e.Input[e.Offset] >= 0x80 {
-			char = "byte 0x" + strconv.FormatUint(uint64(e.Input[e.Offset]), 16)
-		}
-		return msg + "invalid character " + char + " at offset " + strconv.Itoa(e.Offset)
-	case e.Err == ErrVersion && len(e.Input) == EncodedLen:
-		return msg + "version " + e.Input[14:15] + ", want a version 7 UUID with the RFC 9562 variant"
-	case e.Err != nil:
-		return msg + e.Err.Error()
+	if e != nil && e.Err == ErrVersion && len(e.Input) == EncodedLen {
+		return "uuidv7: parsing " + strconv.Quote(e.Input) + ": version " + e.Input[14:15] +
+			", want a version 7 UUID with the RFC 9562 variant"
 	}
-	return msg + "invalid"
+	return spec.ParseMessage((*idtype.ParseFields)(e))
 }
 
-// Unwrap returns the cause.
-func (e *ParseError) Unwrap() error { return e.Err }
+// Unwrap returns the cause, so that errors.Is(err, ErrVersion) and its
+// siblings work.
+func (e *ParseError) Unwrap() error { return (*idtype.ParseFields)(e).Cause() }
 
-// parseError returns a ParseError for s, quoting at most its first 64
-// bytes.
+// parseError returns a ParseError for s; the copy of s is made on the
+// error path only.
 func parseError[S string | []byte](s S, offset int, err error) *ParseError {
-	in := s
-	if len(in) > 64 {
-		in = in[:64]
-	}
-	return &ParseError{Input: string(in), Offset: offset, Err: err, length: len(s)}
+	return &ParseError{Input: string(s), Offset: offset, Err: err}
 }

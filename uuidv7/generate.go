@@ -116,7 +116,7 @@ func (g *Generator) next(tick uint64) (UUID, error) {
 			// ahead of the latest time seen.
 			if g.tick == maxTick {
 				g.randB -= 1 + step
-				return UUID{}, &valueError{"uuidv7: monotonic generator passed the largest UUIDv7", ErrExhausted}
+				return UUID{}, spec.Errorf("monotonic generator passed the largest UUIDv7", ErrExhausted)
 			}
 			start, err := g.random(startBits)
 			if err != nil {

@@ -3,7 +3,6 @@ package uuidv7
 import (
 	"bytes"
 	"encoding/binary"
-	"strconv"
 	"time"
 )
 
@@ -33,11 +32,11 @@ var Nil UUID
 // version 7 UUID with the RFC 9562 variant.
 func FromBytes(b []byte) (UUID, error) {
 	if len(b) != Size {
-		return UUID{}, &valueError{"uuidv7: invalid length " + strconv.Itoa(len(b)) + " bytes, want 16", ErrInvalidLength}
+		return UUID{}, spec.LengthError("UUID", b, Size)
 	}
 	id := UUID(b)
 	if !id.isV7() {
-		return UUID{}, &valueError{"uuidv7: " + id.String() + " is version " + strconv.Itoa(id.Version()) + ", want a version 7 UUID with the RFC 9562 variant", ErrVersion}
+		return UUID{}, checkV7(b)
 	}
 	return id, nil
 }
@@ -98,18 +97,8 @@ func milliOf(t time.Time) (uint64, error) {
 }
 
 func timeError(t time.Time) error {
-	return &valueError{"uuidv7: time " + t.UTC().Format(time.RFC3339Nano) + " is outside 1970-01-01T00:00:00Z to the last millisecond 48 bits hold", ErrTimeRange}
+	return spec.Errorf("time "+t.UTC().Format(time.RFC3339Nano)+" is outside 1970-01-01T00:00:00Z to the last millisecond 48 bits hold", ErrTimeRange)
 }
-
-// valueError is an error about a value that is not text: its message,
-// and the sentinel it wraps.
-type valueError struct {
-	msg string
-	err error
-}
-
-func (e *valueError) Error() string { return e.msg }
-func (e *valueError) Unwrap() error { return e.err }
 
 // layout builds a UUIDv7 from the millisecond, the 12 bits of rand_a and
 // the 62 bits of rand_b.

@@ -72,7 +72,7 @@ func TestParseRejects(t *testing.T) {
 	if _, err := uuidv7.Parse(long); err == nil || !strings.Contains(err.Error(), "invalid length 100, want 36") || strings.Contains(err.Error(), long) {
 		t.Errorf("a 100-character input: %v; want its whole length named and at most 64 bytes quoted", err)
 	}
-	if _, err := uuidv7.FromBytes(make([]byte, 15)); !errors.Is(err, uuidv7.ErrInvalidLength) || err.Error() != "uuidv7: invalid length 15 bytes, want 16" {
+	if _, err := uuidv7.FromBytes(make([]byte, 15)); !errors.Is(err, uuidv7.ErrInvalidLength) || err.Error() != "uuidv7: invalid UUID length: 15 bytes 0x"+strings.Repeat("00", 15)+", want 16 bytes" {
 		t.Errorf("FromBytes of 15 bytes: %v", err)
 	}
 	if _, err := uuidv7.FromBytes(make([]byte, 16)); !errors.Is(err, uuidv7.ErrVersion) {
