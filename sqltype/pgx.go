@@ -7,9 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/sortid/sortid/ksuid"
-	"github.com/sortid/sortid/objectid"
-	"github.com/sortid/sortid/uuidv7"
+	"github.com/sortid/sortid/internal/idkind"
 )
 
 // Register teaches m to encode sortid's ID types by the column type: raw
@@ -113,7 +111,8 @@ func registerDomains(ctx context.Context, conn *pgx.Conn) error {
 // allocates nothing: a plan belongs to one pgtype.Map, and pgx uses a Map
 // from one goroutine at a time, as it does the connection that owns it.
 type idBytes struct {
-	buf  [ksuid.Size]byte
+	buf  [idkind.MaxSize]byte
+	kind *idkind.Kind
 	n    int
 	null bool
 }
@@ -128,42 +127,9 @@ func (v *idBytes) BytesValue() ([]byte, error) {
 
 // set loads value into v; it reports false if value is not an ID.
 func (v *idBytes) set(value any) bool {
-	v.null = false
-	switch id := value.(type) {
-	case ksuid.KSUID:
-		v.n = copy(v.buf[:], id[:])
-	case *ksuid.KSUID:
-		v.null = id == nil
-		if id != nil {
-			v.n = copy(v.buf[:], id[:])
-		}
-	case ksuid.NullKSUID:
-		v.null = !id.Valid
-		v.n = copy(v.buf[:], id.KSUID[:])
-	case objectid.ObjectID:
-		v.n = copy(v.buf[:], id[:])
-	case *objectid.ObjectID:
-		v.null = id == nil
-		if id != nil {
-			v.n = copy(v.buf[:], id[:])
-		}
-	case objectid.NullObjectID:
-		v.null = !id.Valid
-		v.n = copy(v.buf[:], id.ObjectID[:])
-	case uuidv7.UUID:
-		v.n = copy(v.buf[:], id[:])
-	case *uuidv7.UUID:
-		v.null = id == nil
-		if id != nil {
-			v.n = copy(v.buf[:], id[:])
-		}
-	case uuidv7.NullUUID:
-		v.null = !id.Valid
-		v.n = copy(v.buf[:], id.UUID[:])
-	default:
-		return false
-	}
-	return true
+	var ok bool
+	v.kind, v.n, v.null, ok = idkind.Load(v.buf[:], value)
+	return ok
 }
 
 // idText is an ID, or NULL, as a pgtype.TextValuer only; reused like
@@ -175,16 +141,10 @@ type idText struct {
 // TextValue returns the text form of the ID.
 func (v *idText) TextValue() (pgtype.Text, error) {
 	b := &v.bytes
-	switch {
-	case b.null:
+	if b.null {
 		return pgtype.Text{}, nil
-	case b.n == ksuid.Size:
-		return pgtype.Text{String: ksuid.KSUID(b.buf).String(), Valid: true}, nil
-	case b.n == uuidv7.Size:
-		return pgtype.Text{String: uuidv7.UUID(b.buf[:uuidv7.Size]).String(), Valid: true}, nil
-	default:
-		return pgtype.Text{String: objectid.ObjectID(b.buf[:objectid.Size]).String(), Valid: true}, nil
 	}
+	return pgtype.Text{String: b.kind.FormatText(b.buf[:b.n]), Valid: true}, nil
 }
 
 func tryWrapAsBytes(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
@@ -206,7 +166,7 @@ func (v *idUUID) UUIDValue() (pgtype.UUID, error) {
 	if v.bytes.null {
 		return pgtype.UUID{}, nil
 	}
-	return pgtype.UUID{Bytes: [16]byte(v.bytes.buf[:uuidv7.Size]), Valid: true}, nil
+	return pgtype.UUID{Bytes: [16]byte(v.bytes.buf[:16]), Valid: true}, nil
 }
 
 func tryWrapAsUUID(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
@@ -221,11 +181,9 @@ func tryWrapAsUUID(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
 // isUUIDType reports whether value is one of the UUIDv7 types, NULL or
 // not.
 func isUUIDType(value any) bool {
-	switch value.(type) {
-	case uuidv7.UUID, *uuidv7.UUID, uuidv7.NullUUID:
-		return true
-	}
-	return false
+	var buf [idkind.MaxSize]byte
+	k, _, _, ok := idkind.Load(buf[:], value)
+	return ok && k == idkind.UUIDv7
 }
 
 // uuidPlan hands its idUUID, loaded with each value, to the next plan.

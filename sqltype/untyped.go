@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/sortid/sortid/ksuid"
-	"github.com/sortid/sortid/objectid"
-	"github.com/sortid/sortid/uuidv7"
+	"github.com/sortid/sortid/internal/idkind"
 )
 
 // ErrUntypedParameter is wrapped by the error for an ID parameter whose
@@ -38,27 +37,19 @@ func registerUntyped(m *pgtype.Map, codec pgtype.Codec) {
 	elem := &pgtype.Type{Name: "sortid_untyped_id", OID: untypedOID, Codec: codec}
 	m.RegisterType(elem)
 	m.RegisterType(&pgtype.Type{Name: "_sortid_untyped_id", OID: untypedOID + 1, Codec: &pgtype.ArrayCodec{ElementType: elem}})
-	for _, v := range []any{
-		ksuid.KSUID{}, (*ksuid.KSUID)(nil), ksuid.NullKSUID{},
-		objectid.ObjectID{}, (*objectid.ObjectID)(nil), objectid.NullObjectID{},
-	} {
-		m.RegisterDefaultPgType(v, elem.Name)
-	}
-	for _, v := range []any{
-		[]ksuid.KSUID(nil), []*ksuid.KSUID(nil), []ksuid.NullKSUID(nil),
-		[]objectid.ObjectID(nil), []*objectid.ObjectID(nil), []objectid.NullObjectID(nil),
-	} {
-		m.RegisterDefaultPgType(v, "_"+elem.Name)
-	}
 	// A UUIDv7 needs no refusal: PostgreSQL reads its text form as the
 	// same UUID in a uuid column and keeps it as is in a text one, the
 	// two types that hold UUIDs. Untyped, it goes as that text form.
 	// (A bytea column of UUIDs would read it as 36 other bytes; use uuid.)
-	for _, v := range []any{uuidv7.UUID{}, (*uuidv7.UUID)(nil), uuidv7.NullUUID{}} {
-		m.RegisterDefaultPgType(v, "uuid")
-	}
-	for _, v := range []any{[]uuidv7.UUID(nil), []*uuidv7.UUID(nil), []uuidv7.NullUUID(nil)} {
-		m.RegisterDefaultPgType(v, "_uuid")
+	for _, k := range idkind.All {
+		name := elem.Name
+		if k.PGType == "uuid" {
+			name = "uuid"
+		}
+		for _, t := range []reflect.Type{k.Type, reflect.PointerTo(k.Type), k.Null} {
+			m.RegisterDefaultPgType(reflect.Zero(t).Interface(), name)
+			m.RegisterDefaultPgType(reflect.Zero(reflect.SliceOf(t)).Interface(), "_"+name)
+		}
 	}
 }
 

@@ -110,28 +110,18 @@ type Value struct {
 }
 
 // ValueOf returns the kind and bytes of v when v is an ID: a value of an
-// ID type, a pointer to one (nil is NULL), or a Null type. ok is false
-// for anything else.
+// ID type, a pointer to one (nil is NULL), a Null type, or Go 1.27's or
+// google/uuid's UUID (or a pointer to one). ok is false for anything
+// else.
 func ValueOf(v any) (val Value, ok bool) {
-	switch id := v.(type) {
-	case ksuid.KSUID:
-		return Value{KSUID, id.Bytes()}, true
-	case *ksuid.KSUID:
-		return ptrValue(KSUID, id)
-	case ksuid.NullKSUID:
-		return nullValue(KSUID, id.KSUID, id.Valid)
-	case objectid.ObjectID:
-		return Value{ObjectID, id.Bytes()}, true
-	case *objectid.ObjectID:
-		return ptrValue(ObjectID, id)
-	case objectid.NullObjectID:
-		return nullValue(ObjectID, id.ObjectID, id.Valid)
-	case uuidv7.UUID:
-		return Value{UUIDv7, id.Bytes()}, true
-	case *uuidv7.UUID:
-		return ptrValue(UUIDv7, id)
-	case uuidv7.NullUUID:
-		return nullValue(UUIDv7, id.UUID, id.Valid)
+	var buf [MaxSize]byte
+	if k, n, null, ok := Load(buf[:], v); ok {
+		if null {
+			return Value{k, nil}, true
+		}
+		return Value{k, append([]byte(nil), buf[:n]...)}, true
+	}
+	switch v.(type) {
 	case nil, string, []byte, int, int64, bool:
 		return Value{}, false // the common values, before reflection
 	}
@@ -148,18 +138,45 @@ func ValueOf(v any) (val Value, ok bool) {
 	return Value{}, false
 }
 
-func ptrValue[ID interface{ Bytes() []byte }](k *Kind, id *ID) (Value, bool) {
-	if id == nil {
-		return Value{k, nil}, true
-	}
-	return Value{k, (*id).Bytes()}, true
-}
+// MaxSize is the largest Size of the kinds.
+const MaxSize = ksuid.Size
 
-func nullValue[ID interface{ Bytes() []byte }](k *Kind, id ID, valid bool) (Value, bool) {
-	if !valid {
-		return Value{k, nil}, true
+// Load copies the bytes of v, a value of one of sortid's ID types, a
+// pointer to one or a Null type, into dst (MaxSize bytes at least), and
+// returns its kind, how many bytes it copied, and whether v is NULL (a
+// nil pointer, a Null type that is not valid). ok is false for any other
+// value. It allocates nothing, for the drivers' encode paths.
+func Load(dst []byte, v any) (k *Kind, n int, null, ok bool) {
+	switch id := v.(type) {
+	case ksuid.KSUID:
+		return KSUID, copy(dst, id[:]), false, true
+	case *ksuid.KSUID:
+		if id == nil {
+			return KSUID, 0, true, true
+		}
+		return KSUID, copy(dst, id[:]), false, true
+	case ksuid.NullKSUID:
+		return KSUID, copy(dst, id.KSUID[:]), !id.Valid, true
+	case objectid.ObjectID:
+		return ObjectID, copy(dst, id[:]), false, true
+	case *objectid.ObjectID:
+		if id == nil {
+			return ObjectID, 0, true, true
+		}
+		return ObjectID, copy(dst, id[:]), false, true
+	case objectid.NullObjectID:
+		return ObjectID, copy(dst, id.ObjectID[:]), !id.Valid, true
+	case uuidv7.UUID:
+		return UUIDv7, copy(dst, id[:]), false, true
+	case *uuidv7.UUID:
+		if id == nil {
+			return UUIDv7, 0, true, true
+		}
+		return UUIDv7, copy(dst, id[:]), false, true
+	case uuidv7.NullUUID:
+		return UUIDv7, copy(dst, id.UUID[:]), !id.Valid, true
 	}
-	return Value{k, id.Bytes()}, true
+	return nil, 0, false, false
 }
 
 func arrayBytes(rv reflect.Value) []byte {
