@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/sortid/sortid/internal/idkind"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
 )
@@ -52,10 +53,10 @@ type codec interface {
 }
 
 var (
-	tKSUID        = reflect.TypeFor[ksuid.KSUID]()
-	tNullKSUID    = reflect.TypeFor[ksuid.NullKSUID]()
-	tObjectID     = reflect.TypeFor[objectid.ObjectID]()
-	tNullObjectID = reflect.TypeFor[objectid.NullObjectID]()
+	tKSUID        = idkind.KSUID.Type
+	tNullKSUID    = idkind.KSUID.Null
+	tObjectID     = idkind.ObjectID.Type
+	tNullObjectID = idkind.ObjectID.Null
 	tRawValue     = reflect.TypeFor[bson.RawValue]()
 )
 

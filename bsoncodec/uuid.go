@@ -7,12 +7,13 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/sortid/sortid/internal/idkind"
 	"github.com/sortid/sortid/uuidv7"
 )
 
 var (
-	tUUID     = reflect.TypeFor[uuidv7.UUID]()
-	tNullUUID = reflect.TypeFor[uuidv7.NullUUID]()
+	tUUID     = idkind.UUIDv7.Type
+	tNullUUID = idkind.UUIDv7.Null
 )
 
 // uuidCodec writes a uuidv7.UUID as BSON binary of subtype 4 and reads it
