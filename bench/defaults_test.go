@@ -196,3 +196,72 @@ func BenchmarkPostgresGORM(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPostgresGORMLookup: a lookup by a string ID through GORM with
+// the plugin, the first of a table (the plugin reads the table's column
+// types from the catalog: a fresh *gorm.DB each time) against the later
+// ones (the types cached), and against GORM without the plugin.
+func BenchmarkPostgresGORMLookup(b *testing.B) {
+	pool := benchPostgres(b)
+	cfg := pool.Config().ConnConfig
+	dsn := fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s sslmode=disable", cfg.Host, cfg.Port, cfg.User, cfg.Password, cfg.Database)
+	open := func(plugin bool) *gorm.DB {
+		db, err := gorm.Open(gormpostgres.Open(dsn), &gorm.Config{Logger: logger.Discard})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if plugin {
+			if err := db.Use(gormplugin.New()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return db
+	}
+	setup := open(true)
+	if err := setup.Migrator().DropTable(&gormRow{}); err != nil {
+		b.Fatal(err)
+	}
+	if err := setup.AutoMigrate(&gormRow{}); err != nil {
+		b.Fatal(err)
+	}
+	row := gormRow{N: 1}
+	if err := setup.Create(&row).Error; err != nil {
+		b.Fatal(err)
+	}
+	lookup := func(b *testing.B, db *gorm.DB, by any) {
+		var got gormRow
+		if err := db.First(&got, "id = ?", by).Error; err != nil || got.ID != row.ID {
+			b.Fatalf("lookup: %v (%v)", got.ID, err)
+		}
+	}
+	b.Run("first-of-table", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			db := open(false)
+			db.Exec("SELECT 1")                              // the connection made
+			if err := db.Use(gormplugin.New()); err != nil { // nothing cached
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			lookup(b, db, row.ID.String())
+			b.StopTimer()
+			if sqlDB, err := db.DB(); err == nil {
+				sqlDB.Close()
+			}
+			b.StartTimer()
+		}
+	})
+	cached := open(true)
+	lookup(b, cached, row.ID.String())
+	b.Run("cached", func(b *testing.B) {
+		for b.Loop() {
+			lookup(b, cached, row.ID.String())
+		}
+	})
+	plain := open(false)
+	b.Run("no-plugin-bytes", func(b *testing.B) {
+		for b.Loop() {
+			lookup(b, plain, row.ID[:])
+		}
+	})
+}
