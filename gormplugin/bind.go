@@ -98,26 +98,19 @@ func (s *scope) expression(e clause.Expression) clause.Expression {
 		x.Exprs = s.expressions(x.Exprs)
 		return x
 	case clause.Eq:
-		x.Value = s.columnValue(x.Column, x.Value, false)
-		return x
+		return s.compared(x, false)
 	case clause.Neq:
-		x.Value = s.columnValue(x.Column, x.Value, false)
-		return x
+		return clause.Neq(s.compared(clause.Eq(x), false))
 	case clause.Gt:
-		x.Value = s.columnValue(x.Column, x.Value, true)
-		return x
+		return clause.Gt(s.compared(clause.Eq(x), true))
 	case clause.Gte:
-		x.Value = s.columnValue(x.Column, x.Value, true)
-		return x
+		return clause.Gte(s.compared(clause.Eq(x), true))
 	case clause.Lt:
-		x.Value = s.columnValue(x.Column, x.Value, true)
-		return x
+		return clause.Lt(s.compared(clause.Eq(x), true))
 	case clause.Lte:
-		x.Value = s.columnValue(x.Column, x.Value, true)
-		return x
+		return clause.Lte(s.compared(clause.Eq(x), true))
 	case clause.Like:
-		x.Value = s.columnValue(x.Column, x.Value, false)
-		return x
+		return clause.Like(s.compared(clause.Eq(x), false))
 	case clause.IN:
 		if len(x.Values) > 0 {
 			values := make([]any, len(x.Values))
@@ -157,6 +150,13 @@ func (s *scope) expression(e clause.Expression) clause.Expression {
 		}
 		return x
 	}
+	return e
+}
+
+// compared binds the value of a comparison of one column (Eq and its
+// siblings, which share its layout); ordered for <, >.
+func (s *scope) compared(e clause.Eq, ordered bool) clause.Eq {
+	e.Value = s.columnValue(e.Column, e.Value, ordered)
 	return e
 }
 
