@@ -244,13 +244,10 @@ func (s *scope) fragmentVars(fragment string, vars []any, named bool) []any {
 		return out
 	}
 	mentions := s.mentionsIDColumn(toks)
-	namedIndex := map[string]int{}
+	namedIndex := map[string]int{} // sql.Named arguments; maps are looked up below
 	for i, v := range vars {
-		switch nv := v.(type) {
-		case sql.NamedArg:
+		if nv, ok := v.(sql.NamedArg); ok {
 			namedIndex[nv.Name] = i
-		case map[string]any:
-			namedIndex[""] = -1 - i // maps: each key looked up below
 		}
 	}
 	for p, t := range toks {

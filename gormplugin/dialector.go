@@ -171,6 +171,13 @@ func (m migrator) CreateTable(values ...any) error {
 	return nil
 }
 
+// DropTable forgets the column types the plugin has read, as the
+// migrations that change them do.
+func (m migrator) DropTable(values ...any) error {
+	defer m.forgetColumns()
+	return m.Migrator.DropTable(values...)
+}
+
 func (m migrator) AddColumn(value any, name string) error {
 	defer m.forgetColumns()
 	if err := m.Migrator.AddColumn(value, name); err != nil {
