@@ -7,7 +7,7 @@
 // ksuid_to_text, ksuid_time, ...). Install them once, then register on
 // every connection:
 //
-//	sqltype.Install(ctx, conn, "")            // or: sortid sql | psql "$DATABASE_URL"
+//	sqltype.Install(ctx, conn, "") // or: sortid sql | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
 //	cfg.AfterConnect = sqltype.AfterConnect   // pgxpool.Config
 //
 //	CREATE TABLE orders (id ksuid PRIMARY KEY DEFAULT ksuid_generate(), ...);

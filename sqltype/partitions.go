@@ -63,13 +63,17 @@ type PartitionSpec struct {
 }
 
 // PartitionsSQL returns the SQL that brings spec's table to spec as of
-// now, the text `sortid sql partitions` prints: it creates the missing
-// partitions of the periods from Back before now's to Ahead after it,
-// the DEFAULT partition if asked, and with Retain detaches and drops the
-// old ones, in one transaction. It is idempotent: run again, it creates
-// only what is missing. When it runs, a table that is not partitioned by
-// range on one column of the ID's type, or a table of a partition's name
-// that is not a partition of it, is an error, and nothing is changed.
+// now, the text `sortid sql partitions` prints, for psql -v
+// ON_ERROR_STOP=1. Its first statement creates the missing partitions of
+// the periods from Back before now's to Ahead after it, and the DEFAULT
+// partition if asked; with Retain, a second statement then detaches and
+// drops the old ones. Each statement is a transaction of its own, so
+// that a partition retention cannot drop (a foreign table, one locked
+// for over 5 s) fails the run, loudly, after the new partitions are made,
+// and drops nothing. It is idempotent: run again, it creates only what
+// is missing. A table that is not partitioned by range on one column of
+// the ID's type, or a table of a partition's name that is not a partition
+// of it, is an error, and nothing is changed.
 func PartitionsSQL(spec PartitionSpec, now time.Time) (string, error) {
 	s, err := pgsql.PartitionsSQL(spec.internal(), now)
 	if err != nil {
@@ -78,18 +82,24 @@ func PartitionsSQL(spec PartitionSpec, now time.Time) (string, error) {
 	return s, nil
 }
 
-// Partitions runs PartitionsSQL(spec, now) on db as one transaction.
-// Run it from a daily job (time.Now()), with Ahead of a few periods, so
-// that the partitions of the next periods exist before their rows come.
+// Partitions runs the statements of PartitionsSQL(spec, now) on db, each
+// as its own transaction, and stops at the first that fails. Run it from
+// a daily job (time.Now()), with Ahead of a few periods, so that the
+// partitions of the next periods exist before their rows come, and treat
+// its error as the job's failure.
 func Partitions(ctx context.Context, db Execer, spec PartitionSpec, now time.Time) error {
-	script, err := PartitionsSQL(spec, now)
+	stmts, err := pgsql.PartitionStatements(spec.internal(), now)
 	if err != nil {
-		return err
+		return fmt.Errorf("sqltype: %w", err)
 	}
-	// One simple-protocol query, which PostgreSQL runs as one
-	// transaction.
-	if _, err := db.Exec(ctx, pgsql.OneQuery(script)); err != nil {
-		return fmt.Errorf("sqltype: partitions of %s: %w", spec.Table, err)
+	for i, st := range stmts {
+		if _, err := db.Exec(ctx, st); err != nil {
+			step := "creating the partitions"
+			if i > 0 {
+				step = "retention (the new partitions were made)"
+			}
+			return fmt.Errorf("sqltype: partitions of %s: %s: %w", spec.Table, step, err)
+		}
 	}
 	return nil
 }

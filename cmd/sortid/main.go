@@ -8,7 +8,7 @@
 //	sortid range 2024-01-01T00:00:00Z 2024-01-31T23:59:59Z
 //	sortid serve --addr 127.0.0.1:8080
 //	sortid page > sortid.html
-//	sortid sql | psql "$DATABASE_URL"
+//	sortid sql | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
 //
 // Run it with go run github.com/sortid/sortid/cmd/sortid, or go install it.
 package main
@@ -86,9 +86,12 @@ Examples:
   sortid range 2024-05-01T00:00:00Z 2024-05-01T23:59:59Z
   sortid serve                             a page to generate, inspect and range IDs
   sortid page > sortid.html                the same page as a file, to open offline
-  sortid sql | psql "$DATABASE_URL"        install the domains and SQL functions
-  sortid sql partitions --back 30 --ahead 3 --retain 30 events | psql "$DATABASE_URL"
+  sortid sql | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
+                                           install the domains and SQL functions
+  sortid sql partitions --back 30 --ahead 3 --retain 30 events | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
                                            daily partitions of events, 30 days kept
+  (without -v ON_ERROR_STOP=1, psql exits 0 after an error: a cron job
+  would never see it fail)
 
 Exit status: 0 on success, 1 if an ID could not be made or read, 2 on a usage error.
 `
@@ -129,7 +132,8 @@ clock and Web Crypto random source, and needs no server or network.
 	"sortid sql": `Usage: sortid sql [--schema NAME]
 
 Prints the PostgreSQL install script: the domains ksuid and objectid and
-their SQL functions. Pipe it to psql: sortid sql | psql "$DATABASE_URL".
+their SQL functions. Pipe it to psql, stopping at an error:
+sortid sql | psql -v ON_ERROR_STOP=1 "$DATABASE_URL".
 `,
 	"sortid sql partitions": `Usage: sortid sql partitions [-t ksuid|objectid|uuidv7] [--period day|week|month]
        [--back N] [--ahead N] [--default] [--retain N] [--tz ZONE] [--now T] TABLE

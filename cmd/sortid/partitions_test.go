@@ -15,17 +15,21 @@ func TestSQLPartitions(t *testing.T) {
 	// ObjectIDs are their Unix seconds (0x6b038200, ...) and 8 zero bytes;
 	// the retention cutoff is four weeks before 2026-11-30, 2026-11-02.
 	for _, want := range []string{
-		`'"app"."events"'::regclass`,
-		`('events_p2026w48', '\x6b0382000000000000000000', '\x6b0cbc800000000000000000')`,
-		`('events_p2026w49', '\x6b0cbc800000000000000000', '\x6b15f7000000000000000000')`,
-		`('events_p2026w50', '\x6b15f7000000000000000000', '\x6b1f31800000000000000000')`,
+		`'"app"."events"'::pg_catalog.regclass`,
+		`('events_p2026w48', pg_catalog.decode('6b0382000000000000000000', 'hex'), pg_catalog.decode('6b0cbc800000000000000000', 'hex'))`,
+		`('events_p2026w49', pg_catalog.decode('6b0cbc800000000000000000', 'hex'), pg_catalog.decode('6b15f7000000000000000000', 'hex'))`,
+		`('events_p2026w50', pg_catalog.decode('6b15f7000000000000000000', 'hex'), pg_catalog.decode('6b1f31800000000000000000', 'hex'))`,
 		`'events_default'`,
-		`p.hi <= '\x6ae7d2800000000000000000'`,
-		"BEGIN;\n", "COMMIT;\n",
+		`cutoff constant pg_catalog.bytea := pg_catalog.decode('6ae7d2800000000000000000', 'hex')`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the SQL lacks %q:\n%s", want, out)
 		}
+	}
+	// Two transactions, each statement its own: no BEGIN that would make
+	// a failed retention undo the new partitions.
+	if strings.Contains(out, "BEGIN;") || strings.Count(out, "END $sortid$;") != 2 {
+		t.Errorf("want two DO statements and no BEGIN:\n%s", out)
 	}
 	for _, args := range [][]string{
 		{"sql", "partitions"},
@@ -34,6 +38,7 @@ func TestSQLPartitions(t *testing.T) {
 		{"sql", "partitions", "-t", "ulid", "events"},
 		{"sql", "partitions", "--tz", "Mars/Olympus", "events"},
 		{"sql", "partitions", "--back", "-1", "events"},
+		{"sql", "partitions", "--retain", "9223372036854775807", "events"},
 	} {
 		if _, errOut, code := sortid(t, "", args...); code != exitUsage || errOut == "" {
 			t.Errorf("%v: exit %d, %q; want a usage error", args, code, errOut)

@@ -73,27 +73,62 @@ type partitionRange struct {
 }
 
 // PartitionsSQL returns the SQL that brings spec's table to spec as of
-// now: it creates each missing partition of the periods from Back before
-// now's to Ahead after it, the DEFAULT partition if asked, and, with
-// Retain, detaches and drops the old ones. Each period runs from the
-// smallest ID of its first instant (midnight in spec.Location) to the
-// smallest ID of the next period's, so periods neither overlap nor leave
-// a gap. The SQL is idempotent: run again, it creates only what is
-// missing. A table of the same name that is not a partition of the
-// table, or the table not partitioned by range on one column, is an
-// error when the SQL runs, and nothing is changed.
+// now: PartitionStatements, one after another, under a comment that
+// names the spec. Run by psql, each statement commits on its own.
 func PartitionsSQL(spec PartitionSpec, now time.Time) (string, error) {
-	ranges, cutoff, err := spec.plan(now)
+	stmts, err := PartitionStatements(spec, now)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	table := quoteQualified(spec.Table)
 	fmt.Fprintf(&b, "-- sortid: %s partitions of %s by %s, %s\n", spec.Period, strings.Join(strings.Fields(spec.Table), " "), spec.IDType, now.In(spec.location()).Format(time.RFC3339))
-	b.WriteString("BEGIN;\n")
-	b.WriteString("DO $sortid$\nDECLARE\n\tparent constant regclass := " + literal(table) + "::regclass;\n")
-	b.WriteString("\tns constant text := (SELECT nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = parent);\n")
-	b.WriteString("\tp record;\n\tchild regclass;\nBEGIN\n")
+	b.WriteString("-- Each statement is a transaction of its own: the partitions are made\n")
+	b.WriteString("-- even when retention then fails. Pipe it into psql -v ON_ERROR_STOP=1.\n")
+	for _, st := range stmts {
+		b.WriteString(st)
+	}
+	return b.String(), nil
+}
+
+// PartitionStatements returns the statements that bring spec's table to
+// spec as of now, each to run as a transaction of its own, in order,
+// stopping at the first that fails:
+//
+//  1. create each missing partition of the periods from Back before
+//     now's to Ahead after it, and the DEFAULT partition if asked;
+//  2. with Retain, detach and drop the partitions whose upper bound is at
+//     or before the cutoff, all or none: a partition it cannot drop (a
+//     foreign table, one locked for longer than 5 s) fails the statement
+//     with an error naming it, after step 1 has made the new partitions.
+//
+// Each period runs from the smallest ID of its first instant (midnight
+// in spec.Location, or the first instant after a midnight the zone
+// skips) to the smallest ID of the next period's, so periods neither
+// overlap nor leave a gap. Bounds are compared as values of the column's
+// type, whatever the session's bytea_output, standard_conforming_strings
+// or search_path. The statements are idempotent. A table of the same
+// name that is not a partition of the table, or the table not
+// partitioned by range on one column, is an error, and nothing is
+// changed.
+func PartitionStatements(spec PartitionSpec, now time.Time) ([]string, error) {
+	ranges, cutoff, err := spec.plan(now)
+	if err != nil {
+		return nil, err
+	}
+	table := quoteQualified(spec.Table)
+	// The block's own settings, after the table's name is resolved by the
+	// caller's search path: built-in functions only, and bounds printed
+	// in the one form the retention reads.
+	const settings = `	PERFORM pg_catalog.set_config('search_path', 'pg_catalog', true);
+	PERFORM set_config('bytea_output', 'hex', true);
+	PERFORM set_config('standard_conforming_strings', 'on', true);
+`
+	header := "DO $sortid$\nDECLARE\n\tparent constant regclass := " + literal(table) + "::pg_catalog.regclass;\n" +
+		"\tns text;\n\tp record;\n\tchild regclass;\n"
+	var b strings.Builder
+	b.WriteString(header)
+	b.WriteString("BEGIN\n" + settings)
+	b.WriteString("\tns := (SELECT nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = parent);\n")
 	b.WriteString(checkParentSQL(spec.IDType))
 	b.WriteString("\tFOR p IN SELECT * FROM (VALUES\n")
 	for i, r := range ranges {
@@ -121,22 +156,48 @@ func PartitionsSQL(spec PartitionSpec, now time.Time) (string, error) {
 		b.WriteString("\tELSIF NOT EXISTS (SELECT FROM pg_inherits WHERE inhrelid = child AND inhparent = parent) THEN\n")
 		b.WriteString("\t\tRAISE EXCEPTION 'sortid: % exists and is not a partition of %', child, parent;\n\tEND IF;\n")
 	}
-	if spec.Retain > 0 {
-		// A partition's upper bound, as pg_get_expr prints it, is the
-		// lowercase text of a bytea or uuid of fixed length, which
-		// compares as its bytes do.
+	b.WriteString("END $sortid$;\n")
+	stmts := []string{b.String()}
+	if spec.Retain > 0 && cutoff.lo != "" {
+		b.Reset()
+		// A partition's upper bound is read from pg_get_expr, printed
+		// under the block's settings, and compared with the cutoff as a
+		// value of the column's type.
+		valueType := "bytea"
+		if spec.IDType == "uuidv7" {
+			valueType = "uuid"
+		}
+		b.WriteString(header)
+		b.WriteString("\tcutoff constant pg_catalog." + valueType + " := " + cutoff.lo + ";\n\thi " + valueType + ";\n")
+		b.WriteString("BEGIN\n" + settings)
+		b.WriteString("\tPERFORM set_config('lock_timeout', '5s', true);\n")
 		fmt.Fprintf(&b, `	-- Retention: the partitions that end at or before %s.
-	FOR p IN SELECT c.oid::regclass AS part, substring(pg_get_expr(c.relpartbound, c.oid) FROM 'TO \(''([^'']*)''') AS hi
+	FOR p IN SELECT c.oid::regclass AS part, c.relkind,
+			substring(pg_get_expr(c.relpartbound, c.oid) FROM 'TO \(''([^'']*)''\)') AS hi_text
 		FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = parent LOOP
-		IF p.hi IS NOT NULL AND length(p.hi) = length(%s) AND p.hi <= %s THEN
-			EXECUTE format('ALTER TABLE %%s DETACH PARTITION %%s', parent, p.part);
-			EXECUTE format('DROP TABLE %%s', p.part);
+		CONTINUE WHEN p.hi_text IS NULL; -- DEFAULT, MINVALUE, MAXVALUE
+		hi := p.hi_text::%s;
+		CONTINUE WHEN %s OR hi > cutoff;
+		IF p.relkind NOT IN ('r', 'p') THEN
+			RAISE EXCEPTION 'sortid: retention of %%: partition %% is not an ordinary table (relkind %%); detach it yourself (ALTER TABLE %% DETACH PARTITION %%), then run again', parent, p.part, p.relkind, parent, p.part;
 		END IF;
+		EXECUTE format('ALTER TABLE %%s DETACH PARTITION %%s', parent, p.part);
+		EXECUTE format('DROP TABLE %%s', p.part);
 	END LOOP;
-`, cutoff.start.Format(time.RFC3339), cutoff.lo, cutoff.lo)
+END $sortid$;
+`, cutoff.start.Format(time.RFC3339), valueType, lengthMismatch(valueType))
+		stmts = append(stmts, b.String())
 	}
-	b.WriteString("END $sortid$;\nCOMMIT;\n")
-	return b.String(), nil
+	return stmts, nil
+}
+
+// lengthMismatch is the SQL that skips a bound of another length than
+// the cutoff's (a table of the wrong ID type); uuids have one length.
+func lengthMismatch(valueType string) string {
+	if valueType == "uuid" {
+		return "false"
+	}
+	return "octet_length(hi) <> octet_length(cutoff)"
 }
 
 // checkParentSQL is the part of the DO block that refuses a table that is
@@ -165,8 +226,14 @@ func (spec PartitionSpec) location() *time.Location {
 	return spec.Location
 }
 
+// maxRetain bounds Retain: some 270 years of days. A larger value is an
+// error rather than a date that wraps around past now.
+const maxRetain = 100_000
+
 // plan returns the partitions of spec as of now, and the period whose
-// start is the retention cutoff.
+// start is the retention cutoff (with an empty lo where that start is
+// before the ID type's first time, so that no partition can end before
+// it).
 func (spec PartitionSpec) plan(now time.Time) (ranges []partitionRange, cutoff partitionRange, err error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("partitions of %q: "+format+": %w", append(append([]any{spec.Table}, args...), ErrPartitions)...)
@@ -178,17 +245,26 @@ func (spec PartitionSpec) plan(now time.Time) (ranges []partitionRange, cutoff p
 		return nil, cutoff, bad("period %d (want Day, Week or Month)", int(spec.Period))
 	case spec.Back < 0 || spec.Ahead < 0 || spec.Retain < 0:
 		return nil, cutoff, bad("Back, Ahead and Retain must not be negative")
-	case spec.Back+spec.Ahead > 10000:
+	case spec.Back > 10000 || spec.Ahead > 10000 || spec.Back+spec.Ahead > 10000:
 		return nil, cutoff, bad("%d partitions; at most 10,001 in one call", spec.Back+spec.Ahead+1)
+	case spec.Retain > maxRetain:
+		return nil, cutoff, bad("Retain %d is out of range (at most %d periods)", spec.Retain, maxRetain)
 	}
-	if n := len(partitionName(spec.Table, "p2006w01")); n > 63 {
+	if n := len(partitionName(spec.Table, spec.longestSuffix())); n > 63 {
 		return nil, cutoff, bad("partition names would be %d bytes, over PostgreSQL's 63", n)
 	}
-	current := spec.periodStart(now)
+	current := spec.periodOf(now)
 	first := -spec.Back
 	if spec.Retain > 0 {
-		if cutoff, err = spec.rangeAt(current, -spec.Retain); err != nil {
-			return nil, cutoff, bad("%v", err)
+		start := spec.shift(current, -spec.Retain)
+		cutoff = partitionRange{start: start.firstInstant(spec.location())}
+		if !cutoff.start.Before(current.firstInstant(spec.location())) {
+			return nil, cutoff, bad("the retention cutoff %v is not before now's period", cutoff.start)
+		}
+		if lo, err := boundLiteral(spec.IDType, cutoff.start); err == nil {
+			cutoff.lo = lo
+		} else if _, err := boundLiteral(spec.IDType, now); err != nil {
+			return nil, cutoff, bad("%v", err) // the ID type itself is wrong
 		}
 		// Retention would drop what is older at once: not made.
 		first = max(first, -spec.Retain)
@@ -203,36 +279,110 @@ func (spec PartitionSpec) plan(now time.Time) (ranges []partitionRange, cutoff p
 	return ranges, cutoff, nil
 }
 
-// periodStart is the first instant of the period that holds t.
-func (spec PartitionSpec) periodStart(t time.Time) time.Time {
-	t = t.In(spec.location())
+// longestSuffix is the longest name suffix of spec's partitions.
+func (spec PartitionSpec) longestSuffix() string {
+	suffix := "default"
+	switch spec.Period {
+	case Day:
+		suffix = "p20060102"
+	case Week:
+		suffix = "p2006w01"
+	}
+	return suffix
+}
+
+// civilDate is a date of the calendar, in no time zone: periods are
+// counted in dates, and only their first instants are times.
+type civilDate struct {
+	year  int
+	month time.Month
+	day   int
+}
+
+func dateOf(t time.Time) civilDate {
 	y, m, d := t.Date()
-	switch spec.Period {
-	case Week:
-		day := time.Date(y, m, d, 0, 0, 0, 0, t.Location())
-		back := (int(day.Weekday()) + 6) % 7 // days since Monday
-		return day.AddDate(0, 0, -back)
-	case Month:
-		return time.Date(y, m, 1, 0, 0, 0, 0, t.Location())
-	}
-	return time.Date(y, m, d, 0, 0, 0, 0, t.Location())
+	return civilDate{y, m, d}
 }
 
-// add moves a period start by n periods.
-func (spec PartitionSpec) add(start time.Time, n int) time.Time {
-	switch spec.Period {
-	case Week:
-		return start.AddDate(0, 0, 7*n)
-	case Month:
-		return start.AddDate(0, n, 0)
-	}
-	return start.AddDate(0, 0, n)
+// addDays and addMonths count in UTC, which skips no day.
+func (c civilDate) addDays(n int) civilDate {
+	return dateOf(time.Date(c.year, c.month, c.day+n, 12, 0, 0, 0, time.UTC))
 }
 
-// rangeAt is the partition n periods from the one starting at current.
-func (spec PartitionSpec) rangeAt(current time.Time, n int) (partitionRange, error) {
-	start := spec.add(current, n)
-	end := spec.add(current, n+1)
+func (c civilDate) addMonths(n int) civilDate {
+	return dateOf(time.Date(c.year, c.month+time.Month(n), 1, 12, 0, 0, 0, time.UTC))
+}
+
+// firstInstant is the first instant of date c in loc: its midnight, or,
+// where loc skips midnight (Cairo, Havana, Santiago, the Azores at the
+// start of summer time), the first instant after the gap. It walks loc's
+// offsets around the date, as time.Date alone may move a missing
+// midnight an hour either way.
+func (c civilDate) firstInstant(loc *time.Location) time.Time {
+	midnight := time.Date(c.year, c.month, c.day, 0, 0, 0, 0, time.UTC) // its clock reading, as if in UTC
+	u, end := midnight.Add(-30*time.Hour), midnight.Add(30*time.Hour)
+	for u.Before(end) {
+		t := u.In(loc)
+		_, offset := t.Zone()
+		_, next := t.ZoneBounds()
+		if next.IsZero() || next.After(end) {
+			next = end
+		}
+		// The instant whose clock reads c's midnight at this offset.
+		if at := midnight.Add(-time.Duration(offset) * time.Second); !at.Before(u) && at.Before(next) {
+			return at.In(loc)
+		}
+		// An offset that starts within the day: midnight was skipped.
+		if dateOf(t) == c {
+			return t
+		}
+		u = next
+	}
+	return time.Date(c.year, c.month, c.day, 0, 0, 0, 0, loc) // not reached for real zones
+}
+
+// periodDate is the first date of the period that holds date c.
+func (spec PartitionSpec) periodDate(c civilDate) civilDate {
+	switch spec.Period {
+	case Week:
+		wd := time.Date(c.year, c.month, c.day, 12, 0, 0, 0, time.UTC).Weekday()
+		return c.addDays(-((int(wd) + 6) % 7)) // back to Monday
+	case Month:
+		return civilDate{c.year, c.month, 1}
+	}
+	return c
+}
+
+// shift moves a period's first date by n periods.
+func (spec PartitionSpec) shift(c civilDate, n int) civilDate {
+	switch spec.Period {
+	case Week:
+		return c.addDays(7 * n)
+	case Month:
+		return c.addMonths(n)
+	}
+	return c.addDays(n)
+}
+
+// periodOf is the first date of the period that holds the instant t: by
+// the date t reads in spec's zone, and the next period where t is past
+// that one's first instant (after a clock set back across midnight, a
+// day's first hour reads as the day before).
+func (spec PartitionSpec) periodOf(t time.Time) civilDate {
+	loc := spec.location()
+	p := spec.periodDate(dateOf(t.In(loc)))
+	if next := spec.shift(p, 1); !t.Before(next.firstInstant(loc)) {
+		return next
+	}
+	return p
+}
+
+// rangeAt is the partition n periods from the one starting on current.
+func (spec PartitionSpec) rangeAt(current civilDate, n int) (partitionRange, error) {
+	loc := spec.location()
+	first := spec.shift(current, n)
+	start := first.firstInstant(loc)
+	end := spec.shift(current, n+1).firstInstant(loc)
 	lo, err := boundLiteral(spec.IDType, start)
 	if err != nil {
 		return partitionRange{}, err
@@ -241,21 +391,24 @@ func (spec PartitionSpec) rangeAt(current time.Time, n int) (partitionRange, err
 	if err != nil {
 		return partitionRange{}, err
 	}
+	noon := time.Date(first.year, first.month, first.day, 12, 0, 0, 0, time.UTC)
 	var suffix string
 	switch spec.Period {
 	case Day:
-		suffix = start.Format("p20060102")
+		suffix = noon.Format("p20060102")
 	case Week:
-		y, w := start.ISOWeek()
+		y, w := noon.ISOWeek()
 		suffix = fmt.Sprintf("p%04dw%02d", y, w)
 	case Month:
-		suffix = start.Format("p200601")
+		suffix = noon.Format("p200601")
 	}
 	return partitionRange{name: partitionName(spec.Table, suffix), start: start, end: end, lo: lo, hi: hi}, nil
 }
 
-// boundLiteral is the SQL literal of the smallest ID of t: \x hex for the
-// bytea-based KSUID and ObjectID columns, the text form for uuid.
+// boundLiteral is the SQL value of the smallest ID of t: a bytea by
+// decode() for the bytea-based KSUID and ObjectID columns, a uuid for
+// UUIDv7. Neither holds a backslash, so standard_conforming_strings
+// cannot change what it reads.
 func boundLiteral(idType string, t time.Time) (string, error) {
 	switch idType {
 	case "ksuid":
@@ -263,19 +416,19 @@ func boundLiteral(idType string, t time.Time) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return literal(`\x` + hex.EncodeToString(id[:])), nil
+		return "pg_catalog.decode(" + literal(hex.EncodeToString(id[:])) + ", 'hex')", nil
 	case "objectid":
 		id, err := objectid.MinAt(t)
 		if err != nil {
 			return "", err
 		}
-		return literal(`\x` + hex.EncodeToString(id[:])), nil
+		return "pg_catalog.decode(" + literal(hex.EncodeToString(id[:])) + ", 'hex')", nil
 	case "uuidv7":
 		id, err := uuidv7.MinAt(t)
 		if err != nil {
 			return "", err
 		}
-		return literal(id.String()), nil
+		return literal(id.String()) + "::pg_catalog.uuid", nil
 	}
 	return "", fmt.Errorf("ID type %q (want ksuid, objectid or uuidv7)", idType)
 }
