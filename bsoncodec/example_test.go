@@ -46,7 +46,7 @@ func ExampleKSUIDField() {
 	// Output:
 	// {"order_id":{"$in":[{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"0qjBBlJIfbVLKwnJn4xpLGDr00e"]}}
 	// {"order_id":{"$nin":[{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"0qjBBlJIfbVLKwnJn4xpLGDr00e"]}}
-	// {"$or":[{"order_id":{"$gte":{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}}}},{"order_id":{"$gte":"0qjBBlJIfbVLKwnJn4xpLGDr00e"}}]}
+	// {"$or":[{"order_id":{"$gte":{"$binary":{"base64":"BfXhAAECAwQFBgcICQoLDA0ODxA=","subType":"00"}},"$lte":{"$binary":{"base64":"//////////////////////////8=","subType":"00"}}}},{"order_id":{"$gte":"0qjBBlJIfbVLKwnJn4xpLGDr00e","$lte":"aWgEPTl1tmebfsQzFP4bxwgy80V","$regex":"^[0-9A-Za-z]{27}$"}}]}
 }
 
 // An upsert by a key that may be stored in either form inserts the key in

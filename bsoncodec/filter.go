@@ -63,13 +63,30 @@ func (f KSUIDField) In(ids ...ksuid.KSUID) bson.D { return f.op("$in", formsOf(i
 // every document: check the list before a DeleteMany.
 func (f KSUIDField) Nin(ids ...ksuid.KSUID) bson.D { return f.op("$nin", formsOf(ids)) }
 
-// range1 is the filter {$or: [{f: {op: binary}}, {f: {op: string}}]}.
+// range1 is the filter {$or: [{f: {op: binary, …}}, {f: {op: string, …}}]}.
 // MongoDB compares values of one BSON type only, so each clause keeps to
-// its form, and each is in time order within it.
+// its form, and each is in time order within it. Each clause is also
+// bounded on its open side by the smallest or largest KSUID, and the
+// string clause by a pattern of 27 base62 characters, so that no value
+// of the same BSON type that is not a KSUID matches: a 16-byte UUID or a
+// binary of another subtype (binary sorts by length, then subtype, then
+// bytes), a string of another length or alphabet.
 func (f KSUIDField) range1(op string, id ksuid.KSUID) bson.D {
 	b, s := bothForms(id)
-	return bson.D{{Key: "$or", Value: bson.A{f.op(op, b), f.op(op, s)}}}
+	bEdge, sEdge := bothForms(ksuid.Max)
+	edgeOp := "$lte"
+	if op == "$lt" || op == "$lte" {
+		bEdge, sEdge = bothForms(ksuid.KSUID{})
+		edgeOp = "$gte"
+	}
+	return bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: string(f), Value: bson.D{{Key: op, Value: b}, {Key: edgeOp, Value: bEdge}}}},
+		bson.D{{Key: string(f), Value: bson.D{{Key: op, Value: s}, {Key: edgeOp, Value: sEdge}, ksuidTextPattern}}},
+	}}}
 }
+
+// ksuidTextPattern keeps a string clause to KSUIDs' text.
+var ksuidTextPattern = bson.E{Key: "$regex", Value: "^[0-9A-Za-z]{27}$"}
 
 // Gt matches documents whose field holds a KSUID greater than id, in either
 // form.
@@ -97,10 +114,10 @@ func (f KSUIDField) Lte(id ksuid.KSUID) bson.D { return f.range1("$lte", id) }
 func (f KSUIDField) Between(lo, hi ksuid.KSUID) bson.D {
 	blo, slo := bothForms(lo)
 	bhi, shi := bothForms(hi)
-	span := func(lo, hi any) bson.D {
-		return bson.D{{Key: string(f), Value: bson.D{{Key: "$gte", Value: lo}, {Key: "$lte", Value: hi}}}}
-	}
-	return bson.D{{Key: "$or", Value: bson.A{span(blo, bhi), span(slo, shi)}}}
+	return bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: string(f), Value: bson.D{{Key: "$gte", Value: blo}, {Key: "$lte", Value: bhi}}}},
+		bson.D{{Key: string(f), Value: bson.D{{Key: "$gte", Value: slo}, {Key: "$lte", Value: shi}, ksuidTextPattern}}},
+	}}}
 }
 
 // UpsertKSUID returns the filter and update for an upsert of the document

@@ -17,6 +17,13 @@ const (
 	strA = `"0qjBBlJIfbVLKwnJn4xpLGDr00e"`
 	extB = `{"$binary":{"base64":"BfXhAT30+50ykfFX0AJVw1WwOlI=","subType":"00"}}`
 	strB = `"0qjBBuxNHdVhjq1T0ALXMT2LPP8"`
+	// The edges of the KSUIDs, 20 zero and 20 0xFF bytes, and the text
+	// pattern that keeps the string clauses to KSUIDs.
+	extMin = `{"$binary":{"base64":"AAAAAAAAAAAAAAAAAAAAAAAAAAA=","subType":"00"}}`
+	strMin = `"000000000000000000000000000"`
+	extMax = `{"$binary":{"base64":"//////////////////////////8=","subType":"00"}}`
+	strMax = `"aWgEPTl1tmebfsQzFP4bxwgy80V"`
+	regex  = `"$regex":"^[0-9A-Za-z]{27}$"`
 )
 
 func TestKSUIDFieldFilters(t *testing.T) {
@@ -33,11 +40,11 @@ func TestKSUIDFieldFilters(t *testing.T) {
 		{"In", f.In(a, b), `{"o":{"$in":[` + extA + `,` + strA + `,` + extB + `,` + strB + `]}}`},
 		{"In of none", f.In(), `{"o":{"$in":[]}}`},
 		{"Nin", f.Nin(a, b), `{"o":{"$nin":[` + extA + `,` + strA + `,` + extB + `,` + strB + `]}}`},
-		{"Gt", f.Gt(a), `{"$or":[{"o":{"$gt":` + extA + `}},{"o":{"$gt":` + strA + `}}]}`},
-		{"Gte", f.Gte(a), `{"$or":[{"o":{"$gte":` + extA + `}},{"o":{"$gte":` + strA + `}}]}`},
-		{"Lt", f.Lt(a), `{"$or":[{"o":{"$lt":` + extA + `}},{"o":{"$lt":` + strA + `}}]}`},
-		{"Lte", f.Lte(a), `{"$or":[{"o":{"$lte":` + extA + `}},{"o":{"$lte":` + strA + `}}]}`},
-		{"Between", f.Between(a, b), `{"$or":[{"o":{"$gte":` + extA + `,"$lte":` + extB + `}},{"o":{"$gte":` + strA + `,"$lte":` + strB + `}}]}`},
+		{"Gt", f.Gt(a), `{"$or":[{"o":{"$gt":` + extA + `,"$lte":` + extMax + `}},{"o":{"$gt":` + strA + `,"$lte":` + strMax + `,` + regex + `}}]}`},
+		{"Gte", f.Gte(a), `{"$or":[{"o":{"$gte":` + extA + `,"$lte":` + extMax + `}},{"o":{"$gte":` + strA + `,"$lte":` + strMax + `,` + regex + `}}]}`},
+		{"Lt", f.Lt(a), `{"$or":[{"o":{"$lt":` + extA + `,"$gte":` + extMin + `}},{"o":{"$lt":` + strA + `,"$gte":` + strMin + `,` + regex + `}}]}`},
+		{"Lte", f.Lte(a), `{"$or":[{"o":{"$lte":` + extA + `,"$gte":` + extMin + `}},{"o":{"$lte":` + strA + `,"$gte":` + strMin + `,` + regex + `}}]}`},
+		{"Between", f.Between(a, b), `{"$or":[{"o":{"$gte":` + extA + `,"$lte":` + extB + `}},{"o":{"$gte":` + strA + `,"$lte":` + strB + `,` + regex + `}}]}`},
 	} {
 		js, err := bson.MarshalExtJSON(tc.filter, false, false)
 		if err != nil || string(js) != tc.want {
