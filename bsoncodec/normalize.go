@@ -92,12 +92,21 @@ var ErrNotKSUID = errors.New("bsoncodec: value is not a KSUID")
 // is rewritten with a filter on its old value, so a concurrent change of
 // the field is not overwritten.
 //
-// The _id field cannot be updated in place: each document is inserted
-// again with the new _id and the old one then deleted. Between the two
-// both exist; after a crash there, the next run finds its own copy and
-// deletes the old document. When a document with the new _id exists and
-// differs from the old one (two documents for one ID, written in both
-// forms), neither is touched and the error says so.
+// The _id field cannot be updated in place: each document is deleted and
+// inserted again under the new _id. The delete returns the document as it
+// was at that instant, and that is what is inserted, so an update that
+// was acknowledged before the delete is in the copy, and one after it
+// finds the copy (or, in the moment between the two, nothing: the writer
+// is told it matched no document). No write that the server acknowledged
+// as modifying the document is lost. Before the delete, the document is
+// kept in a journal collection, coll's name followed by
+// ".sortid_moving"; a run that stops (a cancelled ctx, a crash) between
+// the delete and the insert leaves it there, and the next run puts it
+// back first. Once the delete is sent, a cancelled ctx no longer stops
+// that document's insert. A document whose copy cannot be inserted is
+// put back under its old _id, and the error says why: the new _id held
+// by a different document (two documents for one ID, written in both
+// forms; both are left), or a duplicate on another unique index.
 //
 // Values of the other form's type that are not KSUIDs are left as they
 // are; the error then wraps ErrNotKSUID and the value's own error, and
@@ -115,6 +124,13 @@ func NormalizeKSUIDs[T ksuid.KSUID | ksuid.StringKSUID](ctx context.Context, col
 	}
 	n := normalizer[T]{coll: coll, field: field, path: strings.Split(string(field), ".")}
 	var rewritten int64
+	if field == "_id" {
+		restored, err := n.recover(ctx)
+		rewritten += restored
+		if err != nil {
+			return rewritten, n.fail(err)
+		}
+	}
 	for {
 		filter := bson.D{{Key: string(field), Value: bson.D{{Key: "$type", Value: from}}}}
 		switch {
@@ -229,61 +245,154 @@ func (n *normalizer[T]) rewrite(ctx context.Context, docs []bson.Raw) (int64, er
 // never answers an update command of 100 or more.
 const updatesPerWrite = 50
 
-// moveIDs inserts each of docs again under its _id in the new form, then
-// deletes the old documents whose copy is in place.
+// journal is the collection that holds the documents being moved.
+func (n *normalizer[T]) journal() *mongo.Collection {
+	return n.coll.Database().Collection(n.coll.Name() + ".sortid_moving")
+}
+
+// recover puts back the documents a stopped run deleted but did not
+// insert again: for each journal entry whose document is in neither form,
+// it inserts the copy.
+func (n *normalizer[T]) recover(ctx context.Context) (int64, error) {
+	cur, err := n.journal().Find(ctx, bson.D{})
+	if err != nil {
+		return 0, err
+	}
+	var entries []bson.Raw
+	if err := cur.All(ctx, &entries); err != nil {
+		return 0, err
+	}
+	var restored int64
+	for _, e := range entries {
+		idv := e.Lookup("_id")
+		doc, ok := e.Lookup("doc").DocumentOK()
+		var id ksuid.KSUID
+		if !ok || id.UnmarshalBSONValue(byte(idv.Type), idv.Value) != nil {
+			return restored, fmt.Errorf("journal entry %v of %s is not one of sortid's", idv, n.journal().Name())
+		}
+		for _, form := range []any{idv, T(id)} {
+			switch err := n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: form}}).Err(); {
+			case err == nil:
+				goto done // the document exists: the stopped run deleted nothing, or finished
+			case !errors.Is(err, mongo.ErrNoDocuments):
+				return restored, err
+			}
+		}
+		if _, err := n.coll.InsertOne(ctx, withID(doc, T(id))); err != nil {
+			return restored, fmt.Errorf("putting back the document %v that a stopped run deleted (kept in %s): %w", idv, n.journal().Name(), err)
+		}
+		restored++
+	done:
+		if _, err := n.journal().DeleteOne(ctx, bson.D{{Key: "_id", Value: idv}}); err != nil {
+			return restored, err
+		}
+	}
+	return restored, nil
+}
+
+// moveIDs moves each of docs to its _id in the new form: journal it,
+// delete it (getting it back as it was at that instant), insert that
+// under the new _id, clear the journal. It returns how many it moved.
 func (n *normalizer[T]) moveIDs(ctx context.Context, docs []bson.Raw) (int64, error) {
-	var copies []any
-	var old bson.A
+	type move struct {
+		old bson.RawValue
+		id  ksuid.KSUID
+	}
+	var moves []move
+	var entries []any
 	for _, doc := range docs {
 		idv, id, ok := n.decode(doc)
 		if !ok {
 			continue
 		}
-		copies = append(copies, withID(doc, T(id)))
-		old = append(old, idv)
+		moves = append(moves, move{idv, id})
+		entries = append(entries, bson.D{{Key: "_id", Value: idv}, {Key: "doc", Value: doc}})
 	}
-	if len(copies) == 0 {
+	if len(moves) == 0 {
 		return 0, nil
 	}
-	_, err := n.coll.InsertMany(ctx, copies, options.InsertMany().SetOrdered(false))
-	var bwe mongo.BulkWriteException
-	if errors.As(err, &bwe) && bwe.WriteConcernError == nil {
-		// A duplicate key: the copy exists from a run that stopped before
-		// its delete, or another document holds the ID in the new form.
-		for _, we := range bwe.WriteErrors {
-			if !we.HasErrorCode(11000) {
-				return 0, err
-			}
-			same, err := n.sameAsExisting(ctx, copies[we.Index].(bson.D))
-			if err != nil {
-				return 0, err
-			}
-			if !same {
-				n.skip = append(n.skip, old[we.Index])
-				n.skipped++
-				if n.conflict == nil {
-					n.conflict = n.fail(fmt.Errorf("_id %v is held by two different documents, in both forms; left both", old[we.Index]))
-				}
-				old[we.Index] = nil
-			}
+	if _, err := n.journal().InsertMany(ctx, entries); err != nil {
+		return 0, err
+	}
+	var moved int64
+	var cleared bson.A
+	defer func() {
+		if len(cleared) > 0 {
+			n.journal().DeleteMany(context.WithoutCancel(ctx), bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: cleared}}}})
 		}
+	}()
+	for i, m := range moves {
+		if err := ctx.Err(); err != nil {
+			// Not started: these documents are where they were.
+			for _, rest := range moves[i:] {
+				cleared = append(cleared, rest.old)
+			}
+			return moved, err
+		}
+		ok, err := n.moveOne(context.WithoutCancel(ctx), m.old, m.id)
+		if err != nil {
+			return moved, err // the journal keeps this one
+		}
+		cleared = append(cleared, m.old)
+		if ok {
+			moved++
+		}
+	}
+	return moved, nil
+}
+
+// moveOne deletes the document with _id old and inserts it again as it
+// was deleted, under id in the new form; where that insert fails on a
+// duplicate key it puts the document back and notes why. ok is whether
+// it moved the document.
+func (n *normalizer[T]) moveOne(ctx context.Context, old bson.RawValue, id ksuid.KSUID) (ok bool, err error) {
+	var final bson.Raw
+	if err := n.coll.FindOneAndDelete(ctx, bson.D{{Key: "_id", Value: old}}).Decode(&final); errors.Is(err, mongo.ErrNoDocuments) {
+		return false, nil // deleted by someone else meanwhile
 	} else if err != nil {
-		return 0, err
+		return false, err
 	}
-	var del bson.A
-	for _, idv := range old {
-		if idv != nil {
-			del = append(del, idv)
-		}
+	copy := withID(final, T(id))
+	_, err = n.coll.InsertOne(ctx, copy)
+	if err == nil {
+		return true, nil
 	}
-	if len(del) == 0 {
-		return 0, nil
+	if !mongo.IsDuplicateKeyError(err) {
+		return false, n.putBack(ctx, final, err)
 	}
-	res, err := n.coll.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: del}}}})
-	if res == nil {
-		return 0, err
+	// Whose key? The new _id, held by a copy a stopped run made or by a
+	// different document; or another unique index.
+	same, findErr := n.sameAsExisting(ctx, copy)
+	switch {
+	case findErr == nil && same:
+		return true, nil // the copy is there already
+	case findErr == nil:
+		n.note(&n.conflict, fmt.Errorf("_id %v is held by two different documents, in both forms; left both", old))
+	case errors.Is(findErr, mongo.ErrNoDocuments):
+		n.note(&n.conflict, fmt.Errorf("document %v: moved to the new _id, it would break another unique index, so it was left as it was: %w", old, err))
+	default:
+		return false, n.putBack(ctx, final, findErr)
 	}
-	return res.DeletedCount, err
+	n.skip = append(n.skip, old)
+	n.skipped++
+	return false, n.putBack(ctx, final, nil)
+}
+
+// note keeps the first of a kind of error.
+func (n *normalizer[T]) note(first *error, err error) {
+	if *first == nil {
+		*first = n.fail(err)
+	}
+}
+
+// putBack inserts a deleted document again under its own _id, after its
+// move failed with cause (nil for one noted already). The journal keeps
+// it where that fails too.
+func (n *normalizer[T]) putBack(ctx context.Context, doc bson.Raw, cause error) error {
+	if _, err := n.coll.InsertOne(ctx, doc); err != nil {
+		return fmt.Errorf("putting back document %v after its move failed (%v): %w; it is kept in %s", doc.Lookup("_id"), cause, err, n.journal().Name())
+	}
+	return cause
 }
 
 // withID returns doc with its _id replaced by id, the other fields as they
@@ -305,7 +414,7 @@ func withID(doc bson.Raw, id any) bson.D {
 func (n *normalizer[T]) sameAsExisting(ctx context.Context, copy bson.D) (bool, error) {
 	var existing bson.Raw
 	if err := n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: copy[0].Value}}).Decode(&existing); err != nil {
-		return false, err
+		return false, err // mongo.ErrNoDocuments where no document holds it
 	}
 	elems, err := existing.Elements()
 	if err != nil {
