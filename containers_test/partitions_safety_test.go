@@ -192,3 +192,47 @@ func TestPartitionDailyJobInZones(t *testing.T) {
 		})
 	}
 }
+
+// TestPartitionRetentionLocked: a partition past the cutoff that a long
+// transaction reads (as a report would) is not waited for: retention
+// fails within its 5 s lock timeout, naming nothing dropped, after the
+// new partitions are made; once the reader ends, the next run drops it.
+func TestPartitionRetentionLocked(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	table := partitionedTable(t, ctx, "ksuid NOT NULL DEFAULT ksuid_generate()")
+	spec := sqltype.PartitionSpec{Table: table, IDType: "ksuid", Period: sqltype.Day, Back: 10, Ahead: 0}
+	if err := sqltype.Partitions(ctx, servers.pg, spec, partitionNow); err != nil {
+		t.Fatal(err)
+	}
+	old := table + "_p" + partitionNow.AddDate(0, 0, -10).Format("20060102")
+	reader, err := servers.pg.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reader.Exec(ctx, "SELECT count(*) FROM "+old); err != nil {
+		t.Fatal(err)
+	}
+	spec.Ahead, spec.Retain = 2, 3
+	start := time.Now()
+	err = sqltype.Partitions(ctx, servers.pg, spec, partitionNow)
+	took := time.Since(start)
+	if err == nil || !strings.Contains(err.Error(), "lock timeout") || took > 30*time.Second {
+		t.Errorf("retention under a reader's lock: %v after %v; want the lock timeout", err, took)
+	}
+	bounds := partitionBounds(t, ctx, table)
+	if _, ok := bounds[table+"_p"+partitionNow.AddDate(0, 0, 2).Format("20060102")]; !ok {
+		t.Errorf("the partitions ahead were not made: %v", bounds)
+	}
+	if n := len(bounds); n != 13 {
+		t.Errorf("%d partitions after the failed retention; want all 11 old and new, and 2 ahead: none dropped", n)
+	}
+	reader.Rollback(ctx)
+	if err := sqltype.Partitions(ctx, servers.pg, spec, partitionNow); err != nil {
+		t.Fatalf("the run after the reader: %v", err)
+	}
+	if n := len(partitionBounds(t, ctx, table)); n != 6 {
+		t.Errorf("%d partitions after retention, want the 3 days kept, today and 2 ahead", n)
+	}
+}
