@@ -623,10 +623,7 @@ func (s *scope) bind(v any, info columnInfo, field *schema.Field, u *unclear) an
 		}
 		return out
 	}
-	if rv.Kind() == reflect.String && rv.Type() != reflect.TypeFor[string]() {
-		return v // a named string type: the user's own
-	}
-	return v
+	return v // any other value: the user's own (a named string type too)
 }
 
 // bindString returns what to send for a string meeting a column.

@@ -2,6 +2,7 @@ package pgsql
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -70,8 +71,8 @@ func TestPartitionSpecRefused(t *testing.T) {
 		{Table: "events", IDType: "ksuid", Period: Day, Back: -1},
 		{Table: strings.Repeat("e", 60), IDType: "ksuid", Period: Day},
 		// "Keep forever" values that wrapped around to a cutoff after now.
-		{Table: "events", IDType: "ksuid", Period: Day, Retain: 9223372036854775807},
-		{Table: "events", IDType: "uuidv7", Period: Day, Retain: 4611686018427387905},
+		{Table: "events", IDType: "ksuid", Period: Day, Retain: math.MaxInt},        // 9223372036854775807 on 64 bits
+		{Table: "events", IDType: "uuidv7", Period: Day, Retain: math.MaxInt/2 + 2}, // 4611686018427387905 on 64 bits
 		{Table: "events", IDType: "uuidv7", Period: Month, Retain: maxRetain + 1},
 		{Table: "events", IDType: "objectid", Period: Day, Back: 100000},
 		{Table: "events", IDType: "ksuid", Period: Month, Back: 200}, // before the KSUID epoch
