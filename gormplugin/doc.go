@@ -1,5 +1,6 @@
-// Package gormplugin gives GORM models KSUID (or ObjectID) primary keys
-// with one line:
+// Package gormplugin gives GORM models KSUID, ObjectID or UUIDv7 primary
+// keys with one line, and sends every ID, and every string compared with
+// an ID column, in the form of the column it meets:
 //
 //	db.Use(gormplugin.New())
 //
