@@ -28,8 +28,9 @@ type token struct {
 // scanSQL splits s into tokens. Every ? is a placeholder, as GORM's Expr
 // counts them; @name is one where named is true (NamedExpr). ok is false
 // for what it cannot read: an unterminated string, name or comment, a
-// dollar-quoted string, or a ? inside a string literal, which GORM would
-// still replace.
+// dollar-quoted string, or a ? inside a string, a quoted name or a
+// comment, which GORM would still replace, so that the placeholders
+// would no longer line up with the values.
 func scanSQL(s string, named bool) (toks []token, ok bool) {
 	args := 0
 	for i := 0; i < len(s); {
@@ -40,12 +41,15 @@ func scanSQL(s string, named bool) (toks []token, ok bool) {
 		case c == '-' && i+1 < len(s) && s[i+1] == '-':
 			j := strings.IndexByte(s[i:], '\n')
 			if j < 0 {
-				return toks, true
+				j = len(s) - i - 1
+			}
+			if strings.IndexByte(s[i:i+j+1], '?') >= 0 {
+				return nil, false // GORM would put a value into the comment
 			}
 			i += j + 1
 		case c == '/' && i+1 < len(s) && s[i+1] == '*':
 			j := strings.Index(s[i+2:], "*/")
-			if j < 0 {
+			if j < 0 || strings.IndexByte(s[i:i+j+4], '?') >= 0 {
 				return nil, false
 			}
 			i += j + 4
@@ -69,7 +73,7 @@ func scanSQL(s string, named bool) (toks []token, ok bool) {
 			i = j
 		case c == '"' || c == '`':
 			j, name, good := scanQuoted(s, i, c)
-			if !good {
+			if !good || strings.IndexByte(name, '?') >= 0 {
 				return nil, false
 			}
 			toks = append(toks, token{kind: tokQuoted, text: name})

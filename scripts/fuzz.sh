@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of ksuid/ and objectid/ for FUZZTIME each (make
+# Runs every fuzz target of ksuid/, objectid/, uuidv7/ and gormplugin/ for FUZZTIME each (make
 # fuzz), and prints one verdict per target with its execution count.
 #
 # Go's fuzzing coordinator sometimes reports "--- FAIL" with "context
@@ -46,7 +46,7 @@ run_target() {
 	return 1
 }
 
-for pkg in ksuid objectid uuidv7; do
+for pkg in ksuid objectid uuidv7 gormplugin; do
 	for target in $($GO test -list '^Fuzz' "./$pkg" | grep '^Fuzz'); do
 		run_target "$pkg" "$target"
 		rc=$?
