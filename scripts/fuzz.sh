@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of ksuid/, objectid/, uuidv7/ and gormplugin/ for FUZZTIME each (make
-# fuzz), and prints one verdict per target with its execution count.
+# Runs every fuzz target of ksuid/, objectid/, uuidv7/ and gormplugin/
+# for FUZZTIME each (make fuzz), and prints one verdict per target with
+# its execution count.
 #
 # Go's fuzzing coordinator sometimes reports "--- FAIL" with "context
 # deadline exceeded" right at the end of -fuzztime without any failing
