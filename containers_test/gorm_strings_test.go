@@ -182,6 +182,68 @@ func checkStringShapes(t *testing.T, ctx context.Context, admin *pgxpool.Pool, c
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
+	// SQL written whole, through db.Exec and db.Raw: the same.
+	for _, tc := range []struct {
+		name string
+		run  func(tx *gorm.DB) *gorm.DB
+		want int64
+	}{
+		{"Exec NOT IN strings", func(tx *gorm.DB) *gorm.DB {
+			return tx.Exec("DELETE FROM orders WHERE id NOT IN (?, ?)", keep[0], keep[1])
+		}, 3},
+		{"Exec NOT IN a slice", func(tx *gorm.DB) *gorm.DB { return tx.Exec("DELETE FROM orders WHERE id NOT IN ?", keep) }, 3},
+		{"Exec IS DISTINCT FROM", func(tx *gorm.DB) *gorm.DB { return tx.Exec("DELETE FROM orders o WHERE o.id IS DISTINCT FROM ?", s(2)) }, 4},
+		{"Exec UPDATE by a string", func(tx *gorm.DB) *gorm.DB { return tx.Exec("UPDATE orders SET n = 9 WHERE id = ?", s(2)) }, 1},
+		{"Exec UPDATE by an ID", func(tx *gorm.DB) *gorm.DB {
+			return tx.Exec("UPDATE orders SET parent = ? WHERE id = ?", orders[0].ID, orders[2].ID)
+		}, 1},
+	} {
+		err := db.Transaction(func(tx *gorm.DB) error {
+			if res := tc.run(tx); res.Error != nil || res.RowsAffected != tc.want {
+				t.Errorf("%s: %d rows (%v), want %d", tc.name, res.RowsAffected, res.Error, tc.want)
+			}
+			return errRollback
+		})
+		if !errors.Is(err, errRollback) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	var rawN int64
+	if err := db.Raw("SELECT count(*) FROM orders WHERE id IN ?", keep).Scan(&rawN).Error; err != nil || rawN != 2 {
+		t.Errorf("Raw IN strings: %d (%v), want 2", rawN, err)
+	}
+	err = db.Transaction(func(tx *gorm.DB) error {
+		made := ksuid.New()
+		if err := tx.Exec("INSERT INTO orders (id, n) VALUES (?, ?)", made, 5).Error; err != nil {
+			t.Errorf("Exec INSERT of an ID: %v", err)
+			return errRollback
+		}
+		var n int64
+		tx.Model(&strOrder{}).Where("id = ?", made.String()).Count(&n)
+		var asText string
+		tx.Raw("SELECT id::text FROM orders WHERE n = 5").Scan(&asText)
+		if n != 1 || (colType != "ksuid" && colType != "bytea" && asText != made.String()) {
+			t.Errorf("Exec INSERT of an ID: found %d, stored as %q", n, asText)
+		}
+		return errRollback
+	})
+	if !errors.Is(err, errRollback) {
+		t.Error(err)
+	}
+	// A string that is no KSUID: for a binary ID column an error, and
+	// nothing deleted; a text column no model describes holds any text,
+	// and NOT IN is then right to keep only s(1).
+	binary := colType == "ksuid" || colType == "bytea"
+	err = db.Transaction(func(tx *gorm.DB) error {
+		q := tx.Exec("DELETE FROM orders WHERE id NOT IN (?, ?)", s(1), "not-a-ksuid")
+		if binary && (q.Error == nil || q.RowsAffected != 0) || !binary && (q.Error != nil || q.RowsAffected != 4) {
+			t.Errorf("Exec with a string that is no KSUID: %d rows (%v)", q.RowsAffected, q.Error)
+		}
+		return errRollback
+	})
+	if !errors.Is(err, errRollback) && !binary {
+		t.Error(err)
+	}
 	for _, tc := range []struct {
 		name string
 		q    *gorm.DB

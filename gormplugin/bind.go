@@ -41,11 +41,21 @@ type binder struct {
 
 // install wraps the clause builders of db for the clauses that carry
 // values compared with or stored in columns, keeping any the dialect has.
-func (b *binder) install(db *gorm.DB) {
+func (b *binder) install(db *gorm.DB) error {
 	switch db.Dialector.Name() {
 	case "postgres", "mysql":
 	default:
-		return // SQLite and others store the text form the IDs' Value gives
+		return nil // SQLite and others store the text form the IDs' Value gives
+	}
+	// SQL written whole (db.Raw, db.Exec) reaches no clause builder.
+	if err := db.Callback().Raw().Before("gorm:raw").Register("sortid:bind_raw", b.bindRaw); err != nil {
+		return err
+	}
+	if err := db.Callback().Row().Before("gorm:row").Register("sortid:bind_raw", b.bindRaw); err != nil {
+		return err
+	}
+	if err := db.Callback().Query().Before("gorm:query").Register("sortid:bind_raw", b.bindRaw); err != nil {
+		return err
 	}
 	for _, name := range boundClauses {
 		next := db.ClauseBuilders[name]
@@ -64,6 +74,7 @@ func (b *binder) install(db *gorm.DB) {
 			}
 		}
 	}
+	return nil
 }
 
 // scope binds the values of one clause of one statement.
@@ -73,6 +84,9 @@ type scope struct {
 	dialect string
 	aliases map[string]string // alias -> table, from the statement's FROM clause
 	err     error             // the first error
+	// raw is true for SQL a user wrote whole (db.Raw, db.Exec), where a
+	// rawID is an ID that BindVarTo sent by default, to bind again.
+	raw bool
 }
 
 func (s *scope) fail(err error) {
@@ -234,7 +248,7 @@ func (s *scope) fragmentVars(fragment string, vars []any, named bool) []any {
 	if len(vars) == 0 || !s.anyIDish(vars) {
 		return vars
 	}
-	toks, ok := scanSQL(fragment, named)
+	toks, ok := scanSQL(fragment, map[bool]scanMode{false: scanFragment, true: scanNamed}[named])
 	out := make([]any, len(vars))
 	copy(out, vars)
 	if !ok {
@@ -358,7 +372,7 @@ func (s *scope) mentionsIDColumn(toks []token) bool {
 // slice: the values whose column matters.
 func (s *scope) anyIDish(vars []any) bool {
 	for _, v := range vars {
-		if idish(v) {
+		if _, ok := v.(rawID); ok && s.raw || idish(v) {
 			return true
 		}
 	}
@@ -581,7 +595,7 @@ func (s *scope) addTable(t clause.Table) {
 }
 
 func (s *scope) addJoinSQL(fragment string) {
-	if toks, ok := scanSQL(fragment, true); ok {
+	if toks, ok := scanSQL(fragment, scanNamed); ok {
 		tableAliases(toks, s.aliases)
 	}
 }
@@ -591,7 +605,12 @@ func (s *scope) addJoinSQL(fragment string) {
 // u says whether the value's fragment names an ID column.
 func (s *scope) bind(v any, info columnInfo, field *schema.Field, u *unclear) any {
 	switch x := v.(type) {
-	case nil, []byte, rawID, clause.Expression:
+	case rawID:
+		if id, ok := rawIDValue(x); ok && s.raw {
+			return s.bindID(v, id, info, u)
+		}
+		return v
+	case nil, []byte, clause.Expression:
 		return v
 	case string:
 		return s.bindString(x, info, u)
@@ -710,8 +729,8 @@ func (s *scope) checkOrder(text string, info columnInfo) {
 }
 
 // defaultForm is how an ID goes where the plugin knows no column for it:
-// a value outside the clauses it binds, or in raw SQL (db.Raw,
-// db.Exec).
+// a value outside the clauses it binds, or in a place of SQL written
+// whole that the tokenizer does not read.
 func (s *scope) defaultForm(k *idkind.Kind) columnForm { return defaultForm(s.dialect, s.b.textIDs, k) }
 
 func defaultForm(dialect string, textIDs bool, k *idkind.Kind) columnForm {

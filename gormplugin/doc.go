@@ -65,10 +65,12 @@
 // column (coalesce(parent, id) = ?) or in SQL it does not read wraps
 // ErrUnclearColumn; an ID of another type than its column's,
 // ErrWrongIDType; <, > or BETWEEN with a text ID column whose collation
-// does not sort IDs by time, ErrMisorderingColumn. In raw SQL (db.Raw,
-// db.Exec) the plugin sees no columns: an ID goes as bytes there (text
-// with WithTextIDColumns); against a text column pass id.String().
-// GORM's logger prints bound IDs as their text.
+// does not sort IDs by time, ErrMisorderingColumn. SQL written whole
+// (db.Raw, db.Exec) is read the same way before it is sent, by the
+// tables it names and the column each placeholder meets; a placeholder
+// in a place it does not read keeps its value as given (an ID as bytes,
+// text with WithTextIDColumns). GORM's logger prints bound IDs as their
+// text.
 //
 // On MySQL a UUID goes as its 16 bytes to the BINARY(16) column the
 // plugin makes, and a string compared with it is parsed; KSUIDs and

@@ -84,7 +84,9 @@ func (*Plugin) Name() string { return "sortid" }
 func (p *Plugin) Initialize(db *gorm.DB) error {
 	if _, ok := db.Dialector.(dialector); !ok {
 		db.Dialector = dialector{Dialector: db.Dialector, binder: p.binder}
-		p.binder.install(db)
+		if err := p.binder.install(db); err != nil {
+			return err
+		}
 	}
 	err := db.Callback().Create().
 		After("gorm:before_create").

@@ -19,8 +19,9 @@ var ErrTextIDColumn = errors.New("ID column of a text type")
 // stmt.Vars. The values of WHERE, SET, VALUES, ON CONFLICT and JOIN
 // clauses the plugin has already bound by the column each meets (see
 // binder); what reaches this point as an ID is a value outside them, or
-// one of raw SQL (db.Raw, db.Exec), whose column the plugin does not
-// know. On PostgreSQL such an ID goes as its raw bytes (nil for NULL),
+// one of SQL written whole (db.Raw, db.Exec), which bindRaw binds again
+// by its columns before it is sent. By default, on PostgreSQL, such an
+// ID goes as its raw bytes (nil for NULL),
 // which bytea, the ksuid and objectid domains and the extension's types
 // all read as the ID, and as its text form with WithTextIDColumns; a
 // UUID keeps the text form its driver.Valuer gives, which uuid reads. On

@@ -25,13 +25,31 @@ type token struct {
 	arg  int    // a placeholder's index among the positional ones; -1 for @name
 }
 
-// scanSQL splits s into tokens. Every ? is a placeholder, as GORM's Expr
-// counts them; @name is one where named is true (NamedExpr). ok is false
+// scanMode says which placeholders a text holds.
+type scanMode uint8
+
+const (
+	scanFragment scanMode = iota // a fragment GORM fills in: every ? is one
+	scanNamed                    // the same, and @name (NamedExpr)
+	scanDollar                   // SQL as PostgreSQL gets it: $1, $2, …
+)
+
+// scanFinal is the mode of SQL ready for dialect's driver.
+func scanFinal(dialect string) scanMode {
+	if dialect == "postgres" {
+		return scanDollar
+	}
+	return scanFragment
+}
+
+// scanSQL splits s into tokens. In a fragment every ? is a placeholder,
+// as GORM's Expr counts them; @name is one in scanNamed mode, $n in
+// scanDollar mode (where ? is an operator, as in jsonb's). ok is false
 // for what it cannot read: an unterminated string, name or comment, a
 // dollar-quoted string, or a ? inside a string, a quoted name or a
 // comment, which GORM would still replace, so that the placeholders
 // would no longer line up with the values.
-func scanSQL(s string, named bool) (toks []token, ok bool) {
+func scanSQL(s string, mode scanMode) (toks []token, ok bool) {
 	args := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -43,21 +61,29 @@ func scanSQL(s string, named bool) (toks []token, ok bool) {
 			if j < 0 {
 				j = len(s) - i - 1
 			}
-			if strings.IndexByte(s[i:i+j+1], '?') >= 0 {
+			if mode != scanDollar && strings.IndexByte(s[i:i+j+1], '?') >= 0 {
 				return nil, false // GORM would put a value into the comment
 			}
 			i += j + 1
 		case c == '/' && i+1 < len(s) && s[i+1] == '*':
 			j := strings.Index(s[i+2:], "*/")
-			if j < 0 || strings.IndexByte(s[i:i+j+4], '?') >= 0 {
+			if j < 0 || mode != scanDollar && strings.IndexByte(s[i:i+j+4], '?') >= 0 {
 				return nil, false
 			}
 			i += j + 4
-		case c == '?':
+		case c == '?' && mode != scanDollar:
 			toks = append(toks, token{kind: tokPlaceholder, text: "?", arg: args})
 			args++
 			i++
-		case named && c == '@' && i+1 < len(s) && isNameStart(s[i+1]):
+		case c == '$' && mode == scanDollar && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+			j, n := i+1, 0
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' && n < 1<<20 {
+				n = n*10 + int(s[j]-'0')
+				j++
+			}
+			toks = append(toks, token{kind: tokPlaceholder, text: s[i:j], arg: n - 1})
+			i = j
+		case mode == scanNamed && c == '@' && i+1 < len(s) && isNameStart(s[i+1]):
 			j := i + 1
 			for j < len(s) && isNameChar(s[j]) {
 				j++
@@ -66,14 +92,14 @@ func scanSQL(s string, named bool) (toks []token, ok bool) {
 			i = j
 		case c == '\'':
 			j, lit, good := scanQuoted(s, i, '\'')
-			if !good || strings.IndexByte(lit, '?') >= 0 {
+			if !good || mode != scanDollar && strings.IndexByte(lit, '?') >= 0 {
 				return nil, false
 			}
 			toks = append(toks, token{kind: tokLiteral, text: lit})
 			i = j
 		case c == '"' || c == '`':
 			j, name, good := scanQuoted(s, i, c)
-			if !good || strings.IndexByte(name, '?') >= 0 {
+			if !good || mode != scanDollar && strings.IndexByte(name, '?') >= 0 {
 				return nil, false
 			}
 			toks = append(toks, token{kind: tokQuoted, text: name})
@@ -101,9 +127,9 @@ func scanSQL(s string, named bool) (toks []token, ok bool) {
 		case strings.IndexByte("(),.;[]", c) >= 0:
 			toks = append(toks, token{kind: tokPunct, text: s[i : i+1]})
 			i++
-		case strings.IndexByte("+-*/<>=~!#%^&|:", c) >= 0:
+		case strings.IndexByte("+-*/<>=~!#%^&|:@?", c) >= 0: // ? only in scanDollar mode, @ where no name follows
 			j := i
-			for j < len(s) && strings.IndexByte("+-*/<>=~!#%^&|:", s[j]) >= 0 {
+			for j < len(s) && strings.IndexByte("+-*/<>=~!#%^&|:@?", s[j]) >= 0 && (s[j] != '?' || mode == scanDollar) {
 				j++
 			}
 			toks = append(toks, token{kind: tokOp, text: s[i:j]})
@@ -490,18 +516,20 @@ func isReserved(word string) bool {
 		"LIKE", "ILIKE", "ANY", "ALL", "SOME", "CASE", "WHEN", "THEN", "ELSE", "END", "SELECT", "WHERE", "EXISTS",
 		"AS", "ON", "JOIN", "LEFT", "RIGHT", "INNER", "OUTER", "FULL", "CROSS", "USING", "LIMIT", "OFFSET", "ORDER",
 		"BY", "GROUP", "HAVING", "ARRAY", "CURRENT_DATE", "CURRENT_TIMESTAMP", "DEFAULT", "ASC", "DESC", "UNION",
-		"COLLATE", "ESCAPE", "SIMILAR", "TO", "INTERVAL", "CAST":
+		"COLLATE", "ESCAPE", "SIMILAR", "TO", "INTERVAL", "CAST", "SET", "VALUES", "RETURNING", "ONLY", "INTO",
+		"UPDATE", "DELETE", "INSERT", "LATERAL", "NATURAL", "WITH", "CONFLICT", "DO", "NOTHING":
 		return true
 	}
 	return false
 }
 
-// tableAliases reads the tables a JOIN fragment names and their aliases
-// ("JOIN items i ON ...", "LEFT JOIN inv.items AS it USING (...)"): alias
+// tableAliases reads the tables a fragment names and their aliases
+// ("JOIN items i ON ...", "LEFT JOIN inv.items AS it USING (...)", FROM,
+// UPDATE, INSERT INTO): alias
 // (or the table's own name) -> the table as written.
 func tableAliases(toks []token, into map[string]string) {
 	for i := 0; i < len(toks); i++ {
-		if !isKeyword(toks[i], "JOIN", "FROM") {
+		if !isKeyword(toks[i], "JOIN", "FROM", "UPDATE", "INTO") {
 			continue
 		}
 		s := i + 1

@@ -35,7 +35,7 @@ func TestTargetOf(t *testing.T) {
 		{"id = ? -- a comment", []string{"id"}},
 		{"id = ? /* a comment */ AND ref = ?", []string{"id", "ref"}},
 	} {
-		toks, ok := scanSQL(tc.sql, false)
+		toks, ok := scanSQL(tc.sql, scanFragment)
 		if !ok {
 			t.Errorf("%q: not read", tc.sql)
 			continue
@@ -71,7 +71,7 @@ func TestTargetOf(t *testing.T) {
 	// still replace, and a dollar-quoted string are not read at all.
 	for _, sql := range []string{"id = ? AND ref = 'a?b'", "id = ? AND ref = $$x$$", "id = 'unterminated",
 		`"a?" = ?`, "id = ? -- which ?", "id = ? /* ? */ AND ref = ?"} {
-		if _, ok := scanSQL(sql, false); ok {
+		if _, ok := scanSQL(sql, scanFragment); ok {
 			t.Errorf("%q: read; want it refused", sql)
 		}
 	}
@@ -82,12 +82,22 @@ func TestTargetOf(t *testing.T) {
 // placeholders as GORM's Expr finds (every ?).
 func FuzzScanSQL(f *testing.F) {
 	for _, s := range []string{"id = ?", "id NOT IN (?, ?)", "coalesce(a, id) = ?", `"t"."id" IS DISTINCT FROM ?`,
-		"id = ANY(?)", "(?", "?)", "BETWEEN ? AND", "::", "id::text = ? OR ? = x.y.z", "@name = id"} {
+		"id = ANY(?)", "(?", "?)", "BETWEEN ? AND", "::", "id::text = ? OR ? = x.y.z", "@name = id",
+		"INSERT INTO t (a, b) VALUES ($1, $2), ($3, (", "UPDATE t SET a = $1 WHERE id = $99999999999", "INTO t ("} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, sql string, named bool) {
-		toks, ok := scanSQL(sql, named)
+		// As PostgreSQL gets it ($n): no panic, whatever the text.
+		if toks, ok := scanSQL(sql, scanDollar); ok {
+			for p, tok := range toks {
+				if tok.kind == tokPlaceholder {
+					targetOf(toks, p)
+				}
+			}
+			insertColumns(toks)
+		}
+		toks, ok := scanSQL(sql, map[bool]scanMode{false: scanFragment, true: scanNamed}[named])
 		if !ok {
 			return
 		}
@@ -109,5 +119,6 @@ func FuzzScanSQL(f *testing.F) {
 		}
 		columnRefs(toks)
 		tableAliases(toks, map[string]string{})
+		insertColumns(toks)
 	})
 }
