@@ -339,6 +339,12 @@ func TestGORMStringsMySQL(t *testing.T) {
 		{"Update by a string", func(tx *gorm.DB) *gorm.DB {
 			return tx.Model(&strAccount{}).Where("id = ?", keep[1]).Update("name", "x")
 		}, 1},
+		// SQL written whole: the table's columns come from the
+		// information schema.
+		{"Exec NOT IN strings", func(tx *gorm.DB) *gorm.DB { return tx.Exec("DELETE FROM str_accounts WHERE id NOT IN ?", keep) }, 3},
+		{"Exec UPDATE by a string", func(tx *gorm.DB) *gorm.DB {
+			return tx.Exec("UPDATE str_accounts a SET a.name = ? WHERE a.id = ?", "y", keep[0])
+		}, 1},
 	} {
 		err := db.Transaction(func(tx *gorm.DB) error {
 			res := tc.run(tx)

@@ -425,8 +425,9 @@ func idish(v any) bool {
 }
 
 // column returns what the statement knows of col: from the database's
-// catalog on PostgreSQL, else from the model; and the model's field for
-// it, where col is a column of the model's table.
+// catalog (PostgreSQL's, MySQL's information schema), else from the
+// model; and the model's field for it, where col is a column of the
+// model's table.
 func (s *scope) column(col clause.Column) (columnInfo, *schema.Field) {
 	stmt := s.stmt
 	if col.Name == clause.PrimaryKey && stmt.Schema != nil && stmt.Schema.PrioritizedPrimaryField != nil {
@@ -438,9 +439,6 @@ func (s *scope) column(col clause.Column) (columnInfo, *schema.Field) {
 	if ownTable && stmt.Schema != nil {
 		field = stmt.Schema.LookUpField(col.Name)
 	}
-	if s.dialect != "postgres" {
-		return s.modelColumn(field), field
-	}
 	var table string
 	switch {
 	case ownTable:
@@ -450,7 +448,7 @@ func (s *scope) column(col clause.Column) (columnInfo, *schema.Field) {
 	}
 	info := columnInfo{}
 	if table != "" {
-		cols, err := s.b.columns.postgresColumns(stmt, table)
+		cols, err := s.b.columns.columnsOf(stmt, s.dialect, table)
 		if err != nil {
 			s.fail(err)
 		}
@@ -459,7 +457,7 @@ func (s *scope) column(col clause.Column) (columnInfo, *schema.Field) {
 	if info.form == formUnknown && col.Table == "" && field == nil {
 		// Not a column of the model's table: one of a joined table?
 		for _, t := range s.joinedTables() {
-			cols, err := s.b.columns.postgresColumns(stmt, t)
+			cols, err := s.b.columns.columnsOf(stmt, s.dialect, t)
 			if err != nil {
 				s.fail(err)
 			}
@@ -515,31 +513,28 @@ func fieldKind(field *schema.Field) *idkind.Kind {
 	return k
 }
 
-// modelTable is the statement's table as to_regclass reads it, or "".
+// modelTable is the statement's table, named plainly ("orders",
+// "inv.items"), or "".
 func (s *scope) modelTable() string {
 	stmt := s.stmt
 	if stmt.TableExpr != nil {
 		if strings.ContainsAny(stmt.TableExpr.SQL, " ()") {
 			return "" // db.Table("orders o") and the like: not one name
 		}
-		return stmt.TableExpr.SQL
+		return plainName(stmt.TableExpr.SQL)
 	}
-	if stmt.Table == "" {
-		return ""
-	}
-	return regclassName(stmt.Table)
+	return stmt.Table
 }
 
-// alias returns the table a qualifier in SQL stands for, as to_regclass
-// reads it.
+// alias returns the table a qualifier in SQL stands for.
 func (s *scope) alias(qualifier string) string {
 	if s.aliases == nil {
 		s.readFrom()
 	}
 	if t, ok := s.aliases[qualifier]; ok {
-		return regclassName(t)
+		return t
 	}
-	return regclassName(qualifier)
+	return qualifier
 }
 
 // joinedTables lists the tables the statement's FROM clause joins.
@@ -552,7 +547,7 @@ func (s *scope) joinedTables() []string {
 	for _, t := range s.aliases {
 		if !seen[t] {
 			seen[t] = true
-			out = append(out, regclassName(t))
+			out = append(out, t)
 		}
 	}
 	return out

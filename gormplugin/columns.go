@@ -92,10 +92,23 @@ WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped`
 const collationOrderSQL = `SELECT bool_and((lo COLLATE %s) < hi)
 	FROM (VALUES ('9'::text, 'A'::text), ('Z', 'a'), ('B', 'a'), ('Y', 'b')) AS pairs(lo, hi)`
 
-// postgresColumns returns the columns of table (as to_regclass reads it:
-// "orders", "inv.items", `"MixedCase"`), from the cache or the catalog;
+// mysqlColumnsSQL reads, for each column of a table, its type and byte
+// length, from MySQL's (and MariaDB's) information schema.
+const mysqlColumnsSQL = `SELECT COLUMN_NAME, DATA_TYPE, COALESCE(CHARACTER_OCTET_LENGTH, 0)
+FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?`
+
+// columnsOf returns the columns of table, named plainly ("orders",
+// "inv.items", "MixedCase"), from the cache or the database's catalog;
 // nil where no such table is visible.
-func (c *columnCache) postgresColumns(stmt *gorm.Statement, table string) (tableColumns, error) {
+func (c *columnCache) columnsOf(stmt *gorm.Statement, dialect, table string) (tableColumns, error) {
+	if dialect == "mysql" {
+		return c.cached(stmt, table, mysqlColumns)
+	}
+	return c.cached(stmt, regclassName(table), postgresColumns)
+}
+
+// cached returns the columns of table from the cache, or from read.
+func (c *columnCache) cached(stmt *gorm.Statement, table string, read func(*gorm.Statement, string) (tableColumns, error)) (tableColumns, error) {
 	key := columnKey{stmt.DB.Config, table}
 	now := time.Now()
 	c.mu.RLock()
@@ -107,6 +120,22 @@ func (c *columnCache) postgresColumns(stmt *gorm.Statement, table string) (table
 	if stmt.ConnPool == nil {
 		return nil, nil
 	}
+	cols, err := read(stmt, table)
+	if err != nil || len(cols) == 0 {
+		return nil, err // no such table (yet): nothing to keep
+	}
+	c.mu.Lock()
+	if c.tables == nil {
+		c.tables = make(map[columnKey]cachedColumns)
+	}
+	c.tables[key] = cachedColumns{cols, now.Add(columnTTL)}
+	c.mu.Unlock()
+	return cols, nil
+}
+
+// postgresColumns reads the columns of table (as to_regclass reads it:
+// "orders", `"inv"."items"`) from PostgreSQL's catalog.
+func postgresColumns(stmt *gorm.Statement, table string) (tableColumns, error) {
 	rows, err := stmt.ConnPool.QueryContext(stmt.Context, columnsSQL, table)
 	if err != nil {
 		return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", table, err)
@@ -143,16 +172,45 @@ func (c *columnCache) postgresColumns(stmt *gorm.Statement, table string) (table
 		info.misorders = !ok
 		cols[name] = info
 	}
-	if len(cols) == 0 {
-		return nil, nil // no such table (yet): nothing to keep
-	}
-	c.mu.Lock()
-	if c.tables == nil {
-		c.tables = make(map[columnKey]cachedColumns)
-	}
-	c.tables[key] = cachedColumns{cols, now.Add(columnTTL)}
-	c.mu.Unlock()
 	return cols, nil
+}
+
+// mysqlColumns reads the columns of table ("orders", "shop.orders") from
+// the information schema: BINARY(n) holds the bytes of the ID of n bytes
+// (the plugin's UUID columns are BINARY(16)), the char and text types its
+// text form.
+func mysqlColumns(stmt *gorm.Statement, table string) (tableColumns, error) {
+	var schema any // the connection's database
+	if i := strings.IndexByte(table, '.'); i > 0 {
+		schema, table = table[:i], table[i+1:]
+	}
+	rows, err := stmt.ConnPool.QueryContext(stmt.Context, mysqlColumnsSQL, schema, table)
+	if err != nil {
+		return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", table, err)
+	}
+	defer rows.Close()
+	cols := tableColumns{}
+	for rows.Next() {
+		var name, typ string
+		var size int
+		if err := rows.Scan(&name, &typ, &size); err != nil {
+			return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", table, err)
+		}
+		info := columnInfo{form: formOther}
+		switch strings.ToLower(typ) {
+		case "binary", "varbinary":
+			info.form = formBytes
+			for _, k := range idkind.All {
+				if k.Size == size {
+					info.kind = k
+				}
+			}
+		case "char", "varchar", "tinytext", "text", "mediumtext", "longtext":
+			info.form = formText
+		}
+		cols[name] = info
+	}
+	return cols, rows.Err()
 }
 
 // classify tells what a column of the type typ takes.
@@ -193,11 +251,17 @@ func isTextType(typ string) bool {
 	return false
 }
 
-// regclassName writes a table name GORM holds (exact, unquoted) as
+// regclassName writes a plain table name (exact, unquoted) as
 // to_regclass reads it.
 func regclassName(table string) string {
 	if i := strings.IndexByte(table, '.'); i > 0 && !strings.ContainsRune(table, '"') {
 		return quoteIdent(table[:i]) + "." + quoteIdent(table[i+1:])
 	}
 	return quoteIdent(table)
+}
+
+// plainName is a table name GORM quoted ("inv"."items", `shop`.`orders`)
+// without its quotes.
+func plainName(sql string) string {
+	return strings.NewReplacer(`"`, "", "`", "").Replace(sql)
 }

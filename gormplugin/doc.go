@@ -48,8 +48,9 @@
 //
 // The plugin binds the values of WHERE, SET, VALUES, ON CONFLICT and
 // JOIN clauses by what it knows for sure: the value's Go type, the real
-// type of the column it meets, and GORM's clause tree. On PostgreSQL it
-// reads each table's column types once from the catalog (tables GORM did
+// type of the column it meets, and GORM's clause tree. It reads each
+// table's column types once from the catalog (PostgreSQL's; MySQL's
+// information schema) (tables GORM did
 // not create and joined tables included; kept for a minute, and dropped
 // after its own AutoMigrate). An ID, or a string compared with an ID
 // column, goes as raw bytes to bytea and the ksuid and objectid domains,
@@ -72,8 +73,8 @@
 // text with WithTextIDColumns). GORM's logger prints bound IDs as their
 // text.
 //
-// On MySQL a UUID goes as its 16 bytes to the BINARY(16) column the
-// plugin makes, and a string compared with it is parsed; KSUIDs and
+// On MySQL a UUID goes as its 16 bytes to a BINARY(16) column (the one
+// the plugin makes), and a string compared with it is parsed; KSUIDs and
 // ObjectIDs keep their text form, which their char columns hold.
 //
 // An existing text ID column is never converted: GORM's cast would turn
