@@ -49,10 +49,10 @@
 // The plugin binds the values of WHERE, SET, VALUES, ON CONFLICT and
 // JOIN clauses by what it knows for sure: the value's Go type, the real
 // type of the column it meets, and GORM's clause tree. It reads each
-// table's column types once from the catalog (PostgreSQL's; MySQL's
-// information schema) (tables GORM did
-// not create and joined tables included; kept for a minute, and dropped
-// after its own AutoMigrate). An ID, or a string compared with an ID
+// table's column types once from the database's catalog (MySQL's
+// information schema), tables GORM did not create and joined tables
+// included, and keeps them for a minute (its own AutoMigrate drops them
+// at once). An ID, or a string compared with an ID
 // column, goes as raw bytes to bytea and the ksuid and objectid domains,
 // as the text form to text, varchar and char columns, and as text to
 // uuid, which parses it: right with postgres.Open(dsn) as it is and with
