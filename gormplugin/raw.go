@@ -79,18 +79,9 @@ func insertColumns(toks []token) map[int]colRef {
 			continue
 		}
 		// The table's name, then the column list.
-		j := i + 1
-		if j >= len(toks) || toks[j].kind != tokIdent && toks[j].kind != tokQuoted {
+		qualifier, _, e, ok := tableAt(toks, i+1)
+		if !ok {
 			continue
-		}
-		e := j
-		for e+2 < len(toks) && isPunct(toks[e+1], ".") && (toks[e+2].kind == tokIdent || toks[e+2].kind == tokQuoted) {
-			e += 2
-		}
-		table := chainRef(toks[j : e+1])
-		qualifier := table.name
-		if table.qualifier != "" {
-			qualifier = table.qualifier + "." + table.name
 		}
 		k := e + 1
 		if k >= len(toks) || !isPunct(toks[k], "(") {

@@ -384,10 +384,7 @@ func operandAfter(toks []token, s int) target {
 	case t.kind == tokLiteral || t.kind == tokPlaceholder:
 		return target{understood: true}
 	case t.kind == tokIdent || t.kind == tokQuoted:
-		end := s
-		for end+2 < len(toks) && isPunct(toks[end+1], ".") && (toks[end+2].kind == tokIdent || toks[end+2].kind == tokQuoted) {
-			end += 2
-		}
+		end := chainEnd(toks, s)
 		next := token{}
 		if end+1 < len(toks) {
 			next = toks[end+1]
@@ -474,10 +471,7 @@ func columnRefs(toks []token) []colRef {
 		if t.kind != tokIdent && t.kind != tokQuoted {
 			continue
 		}
-		e := i
-		for e+2 < len(toks) && isPunct(toks[e+1], ".") && (toks[e+2].kind == tokIdent || toks[e+2].kind == tokQuoted) {
-			e += 2
-		}
+		e := chainEnd(toks, i)
 		afterCast := i >= 1 && toks[i-1].kind == tokOp && toks[i-1].text == "::"
 		call := e+1 < len(toks) && isPunct(toks[e+1], "(")
 		if !afterCast && !call && !(t.kind == tokIdent && isReserved(t.text) && e == i) {
@@ -532,20 +526,11 @@ func tableAliases(toks []token, into map[string]string) {
 		if !isKeyword(toks[i], "JOIN", "FROM", "UPDATE", "INTO") {
 			continue
 		}
-		s := i + 1
-		if s >= len(toks) || toks[s].kind != tokIdent && toks[s].kind != tokQuoted {
+		name, base, e, ok := tableAt(toks, i+1)
+		if !ok {
 			continue
 		}
-		e := s
-		for e+2 < len(toks) && isPunct(toks[e+1], ".") && (toks[e+2].kind == tokIdent || toks[e+2].kind == tokQuoted) {
-			e += 2
-		}
-		table := chainRef(toks[s : e+1])
-		name := table.name
-		if table.qualifier != "" {
-			name = table.qualifier + "." + table.name
-		}
-		into[table.name] = name
+		into[base] = name
 		a := e + 1
 		if a < len(toks) && isKeyword(toks[a], "AS") {
 			a++
@@ -555,4 +540,32 @@ func tableAliases(toks []token, into map[string]string) {
 		}
 		i = e
 	}
+}
+
+func isName(t token) bool { return t.kind == tokIdent || t.kind == tokQuoted }
+
+// chainEnd returns the index of the last name of the chain a.b.c that
+// starts at toks[s].
+func chainEnd(toks []token, s int) int {
+	e := s
+	for e+2 < len(toks) && isPunct(toks[e+1], ".") && isName(toks[e+2]) {
+		e += 2
+	}
+	return e
+}
+
+// tableAt reads the table name that starts at toks[s]: plainly, with its
+// schema ("inv.items"), and without (base, "items"), and the index of its
+// last token; ok is false where no name starts there.
+func tableAt(toks []token, s int) (name, base string, end int, ok bool) {
+	if s >= len(toks) || !isName(toks[s]) {
+		return "", "", 0, false
+	}
+	end = chainEnd(toks, s)
+	table := chainRef(toks[s : end+1])
+	name = table.name
+	if table.qualifier != "" {
+		name = table.qualifier + "." + table.name
+	}
+	return name, table.name, end, true
 }
