@@ -348,10 +348,7 @@ func operandBefore(toks []token, e int) target {
 	case t.kind == tokLiteral || t.kind == tokPlaceholder:
 		return target{understood: true} // a constant: no column
 	case t.kind == tokIdent || t.kind == tokQuoted:
-		start := e
-		for start >= 2 && isPunct(toks[start-1], ".") && (toks[start-2].kind == tokIdent || toks[start-2].kind == tokQuoted) {
-			start -= 2
-		}
+		start := chainStart(toks, e)
 		if start >= 1 && toks[start-1].kind == tokOp && toks[start-1].text == "::" {
 			// x::type: the operand is what the cast makes.
 			castStart, ok := exprStart(toks, start-2)
@@ -437,11 +434,7 @@ func exprStart(toks []token, e int) (int, bool) {
 		if toks[e].kind != tokIdent && toks[e].kind != tokQuoted && toks[e].kind != tokLiteral && toks[e].kind != tokPlaceholder {
 			return 0, false
 		}
-		s := e
-		for s >= 2 && isPunct(toks[s-1], ".") && (toks[s-2].kind == tokIdent || toks[s-2].kind == tokQuoted) {
-			s -= 2
-		}
-		return s, true
+		return chainStart(toks, e), true
 	}
 	depth := 0
 	for s := e; s >= 0; s-- {
@@ -450,10 +443,7 @@ func exprStart(toks []token, e int) (int, bool) {
 		} else if isPunct(toks[s], "(") {
 			if depth--; depth == 0 {
 				if s >= 1 && (toks[s-1].kind == tokIdent && !isReserved(toks[s-1].text) || toks[s-1].kind == tokQuoted) {
-					s-- // the function's name
-					for s >= 2 && isPunct(toks[s-1], ".") && (toks[s-2].kind == tokIdent || toks[s-2].kind == tokQuoted) {
-						s -= 2 // schema.function
-					}
+					s = chainStart(toks, s-1) // the function's name, schema.function
 				}
 				return s, true
 			}
@@ -543,6 +533,16 @@ func tableAliases(toks []token, into map[string]string) {
 }
 
 func isName(t token) bool { return t.kind == tokIdent || t.kind == tokQuoted }
+
+// chainStart returns the index of the first name of the chain a.b.c
+// that ends at toks[e].
+func chainStart(toks []token, e int) int {
+	s := e
+	for s >= 2 && isPunct(toks[s-1], ".") && isName(toks[s-2]) {
+		s -= 2
+	}
+	return s
+}
 
 // chainEnd returns the index of the last name of the chain a.b.c that
 // starts at toks[s].
