@@ -365,3 +365,64 @@ func TestGORMStringsMySQL(t *testing.T) {
 		t.Errorf("%d accounts left; want 5", n)
 	}
 }
+
+// TestGORMStaleColumnTypeIsLoud: a column converted by another tool
+// while the application runs (text to the ksuid domain and back), which
+// the plugin read before the change: every value is cast to the type it
+// read, so the statement fails for want of an operator until the plugin
+// reads the catalog again, instead of comparing the old form with the new
+// type. Uncast, NOT IN with strings deleted every row of the converted
+// table.
+func TestGORMStaleColumnTypeIsLoud(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	for _, simple := range []bool{false, true} {
+		t.Run(fmt.Sprintf("simple=%v", simple), func(t *testing.T) {
+			name, conn := sortidDatabase(t, ctx)
+			if _, err := conn.Exec(ctx, "CREATE TABLE orders (id text PRIMARY KEY, parent text, n int NOT NULL DEFAULT 0, deleted_at timestamptz)"); err != nil {
+				t.Fatal(err)
+			}
+			db := openGORMWith(t, gormpostgres.New(gormpostgres.Config{DSN: gormDSN(name), PreferSimpleProtocol: simple}))
+			orders := make([]strOrder, 5)
+			if err := db.Omit("Items").Create(&orders).Error; err != nil {
+				t.Fatal(err)
+			}
+			keep := []string{orders[1].ID.String(), orders[3].ID.String()}
+			count := func() int64 {
+				var n int64
+				if err := conn.QueryRow(ctx, "SELECT count(*) FROM orders").Scan(&n); err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			for _, convert := range []string{
+				"ALTER TABLE orders ALTER COLUMN id TYPE ksuid USING ksuid_from_text(id)",
+				"ALTER TABLE orders ALTER COLUMN id TYPE text USING ksuid_to_text(id)",
+			} {
+				var n int64 // the plugin reads the table's columns now
+				if err := db.Model(&strOrder{}).Where("id IN ?", keep).Count(&n).Error; err != nil || n != 2 {
+					t.Fatalf("before %q: %d rows (%v)", convert, n, err)
+				}
+				if _, err := conn.Exec(ctx, convert); err != nil {
+					t.Fatal(err)
+				}
+				res := db.Unscoped().Where("id NOT IN ?", keep).Delete(&strOrder{})
+				if res.Error == nil || res.RowsAffected != 0 || count() != 5 {
+					t.Fatalf("after %q, with the old column type read: %d rows deleted (%v), %d left; want an error and 5", convert, res.RowsAffected, res.Error, count())
+				}
+				if err := db.Model(&strOrder{}).Where("id = ?", keep[0]).Count(&n).Error; err == nil {
+					t.Errorf("after %q, = with the old column type read: %d rows, no error", convert, n)
+				}
+				// AutoMigrate of another model forgets the column types:
+				// the next statement reads the new ones and is right.
+				if err := db.AutoMigrate(&gormNote{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var n int64
+			if err := db.Model(&strOrder{}).Where("id NOT IN ?", keep).Count(&n).Error; err != nil || n != 3 {
+				t.Errorf("after the plugin read the columns again: %d rows (%v), want 3", n, err)
+			}
+		})
+	}
+}

@@ -665,7 +665,7 @@ func (s *scope) bindString(str string, info columnInfo, u *unclear) any {
 			s.fail(fmt.Errorf("gormplugin: a string compared with a %s column: %w", kind.Name, err))
 			return str
 		}
-		return rawID(b)
+		return s.typed(rawID(b), info)
 	case formText:
 		if info.kind != nil {
 			if _, err := info.kind.ParseText(str); err != nil {
@@ -673,7 +673,7 @@ func (s *scope) bindString(str string, info columnInfo, u *unclear) any {
 			}
 		}
 		s.checkOrder(str, info)
-		return str
+		return s.typed(str, info)
 	case formUnknown:
 		if u != nil && u.mentionsID {
 			s.fail(fmt.Errorf("gormplugin: the string %s in %s: %w; compare the ID column itself (id = ?, id IN ?), or pass a typed ID",
@@ -704,13 +704,23 @@ func (s *scope) bindID(v any, id idkind.Value, info columnInfo, u *unclear) any 
 	}
 	switch form {
 	case formBytes:
-		return rawID(id.Bytes)
+		return s.typed(rawID(id.Bytes), info)
 	case formText, formOther, formServer:
 		text := id.Kind.FormatText(id.Bytes)
 		s.checkOrder(text, info)
-		return text
+		return s.typed(text, info)
 	}
 	return v
+}
+
+// typed casts v to the column's type in the SQL, where the catalog gave
+// the type (see columnInfo.cast). SQL written whole is sent as written:
+// its values only are bound.
+func (s *scope) typed(v any, info columnInfo) any {
+	if info.cast == "" || s.raw {
+		return v
+	}
+	return clause.Expr{SQL: "?::" + info.cast, Vars: []any{v}}
 }
 
 // checkOrder fails a <, > or BETWEEN with a text column whose collation

@@ -34,6 +34,13 @@ type columnInfo struct {
 	// ordered is true where the value meets the column in <, >, BETWEEN:
 	// set per comparison, never cached.
 	ordered bool
+	// cast is the type the value is cast to in the SQL ($1::bytea,
+	// $1::varchar), for a column whose type the catalog gave: should the
+	// column's type change after the plugin read it (text converted to
+	// the ksuid domain while the application runs), the comparison then
+	// fails for want of an operator, where an uncast value would be read
+	// in the new type and match other rows.
+	cast string
 }
 
 // tableColumns maps a table's column names to what they take.
@@ -49,27 +56,21 @@ type cachedColumns struct {
 	expires time.Time
 }
 
-type columnKey struct {
-	config *gorm.Config // one per gorm.Open: one database
-	table  string       // as to_regclass reads it
-}
-
-// columnCache holds the column types of the tables the plugin has seen,
-// looked up once per table from PostgreSQL's catalog.
+// columnCache holds the column types of the tables of one database (the
+// binder's, which each gorm.DB the plugin is installed on has of its
+// own), keyed by the table's name as the catalog query takes it. GORM's
+// sessions and transactions copy the gorm.Config, so the cache belongs
+// to the binder, not to a Config.
 type columnCache struct {
 	mu     sync.RWMutex
-	tables map[columnKey]cachedColumns
+	tables map[string]cachedColumns
 }
 
-// forget drops every table of the database of config.
-func (c *columnCache) forget(config *gorm.Config) {
+// forget drops every table, which a migration may have changed.
+func (c *columnCache) forget() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k := range c.tables {
-		if k.config == config {
-			delete(c.tables, k)
-		}
-	}
+	clear(c.tables)
 }
 
 // columnsSQL reads, for each column of a table, its type's name, whether
@@ -109,7 +110,7 @@ func (c *columnCache) columnsOf(stmt *gorm.Statement, dialect, table string) (ta
 
 // cached returns the columns of table from the cache, or from read.
 func (c *columnCache) cached(stmt *gorm.Statement, table string, read func(*gorm.Statement, string) (tableColumns, error)) (tableColumns, error) {
-	key := columnKey{stmt.DB.Config, table}
+	key := table
 	now := time.Now()
 	c.mu.RLock()
 	cached, ok := c.tables[key]
@@ -126,7 +127,7 @@ func (c *columnCache) cached(stmt *gorm.Statement, table string, read func(*gorm
 	}
 	c.mu.Lock()
 	if c.tables == nil {
-		c.tables = make(map[columnKey]cachedColumns)
+		c.tables = make(map[string]cachedColumns)
 	}
 	c.tables[key] = cachedColumns{cols, now.Add(columnTTL)}
 	c.mu.Unlock()
@@ -227,18 +228,25 @@ func classify(typ, typtype, base string, checkSize int) columnInfo {
 	case typ == "uuid":
 		return columnInfo{form: formServer, kind: idkind.UUIDv7}
 	case typtype == "d" && base == "bytea" && kindNamed(typ) != nil:
-		return columnInfo{form: formBytes, kind: kindNamed(typ)} // sortid sql's domains
+		return columnInfo{form: formBytes, kind: kindNamed(typ), cast: "bytea"} // sortid sql's domains
 	case typtype == "b" && (typ == "ksuid" || typ == "objectid"):
 		return columnInfo{form: formServer, kind: kindNamed(typ)} // the extension's types
 	case typ == "bytea" || typtype == "d" && base == "bytea":
 		for _, k := range idkind.All {
 			if k.Size == checkSize && k != idkind.UUIDv7 {
-				return columnInfo{form: formBytes, kind: k}
+				return columnInfo{form: formBytes, kind: k, cast: "bytea"}
 			}
 		}
-		return columnInfo{form: formBytes, kind: nil}
+		return columnInfo{form: formBytes, cast: "bytea"}
 	case isTextType(typ) || typtype == "d" && isTextType(base):
-		return columnInfo{form: formText, kind: nil}
+		cast := typ
+		if typtype == "d" {
+			cast = base
+		}
+		if cast != "text" && cast != "varchar" && cast != "bpchar" {
+			cast = "" // citext lives in a schema of its own; name is no ID's
+		}
+		return columnInfo{form: formText, cast: cast}
 	}
 	return columnInfo{form: formOther, kind: nil}
 }

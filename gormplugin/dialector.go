@@ -347,7 +347,7 @@ func (m migrator) checkTextColumnOrder(value any, field *schema.Field) error {
 
 // forgetColumns drops the column types the plugin has read of this
 // database, which a migration may have changed.
-func (m migrator) forgetColumns() { m.binder.columns.forget(m.db.Config) }
+func (m migrator) forgetColumns() { m.binder.columns.forget() }
 
 // ErrMisorderingColumn is wrapped by the AutoMigrate error for an existing
 // ID column whose collation does not sort IDs by time.

@@ -83,8 +83,11 @@ func (*Plugin) Name() string { return "sortid" }
 // order-keeping column types.
 func (p *Plugin) Initialize(db *gorm.DB) error {
 	if _, ok := db.Dialector.(dialector); !ok {
-		db.Dialector = dialector{Dialector: db.Dialector, binder: p.binder}
-		if err := p.binder.install(db); err != nil {
+		// A binder of its own per database, so that a Plugin installed
+		// on two keeps their column types apart.
+		b := &binder{textIDs: p.binder.textIDs}
+		db.Dialector = dialector{Dialector: db.Dialector, binder: b}
+		if err := b.install(db); err != nil {
 			return err
 		}
 	}
