@@ -352,8 +352,8 @@ func (n *normalizer[T]) moveOne(ctx context.Context, old bson.RawValue, id ksuid
 	} else if err != nil {
 		return false, err
 	}
-	copy := withID(final, T(id))
-	_, err = n.coll.InsertOne(ctx, copy)
+	moved := withID(final, T(id))
+	_, err = n.coll.InsertOne(ctx, moved)
 	if err == nil {
 		return true, nil
 	}
@@ -362,7 +362,7 @@ func (n *normalizer[T]) moveOne(ctx context.Context, old bson.RawValue, id ksuid
 	}
 	// Whose key? The new _id, held by a copy a stopped run made or by a
 	// different document; or another unique index.
-	same, findErr := n.sameAsExisting(ctx, copy)
+	same, findErr := n.sameAsExisting(ctx, moved)
 	switch {
 	case findErr == nil && same:
 		return true, nil // the copy is there already

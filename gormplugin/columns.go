@@ -148,7 +148,6 @@ func postgresColumns(stmt *gorm.Statement, table string) (tableColumns, error) {
 		var name, typ, typtype, base, collSchema, coll string
 		var size int
 		if err := rows.Scan(&name, &typ, &typtype, &base, &size, &collSchema, &coll); err != nil {
-			rows.Close()
 			return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", table, err)
 		}
 		cols[name] = classify(typ, typtype, base, size)
@@ -159,7 +158,7 @@ func postgresColumns(stmt *gorm.Statement, table string) (tableColumns, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", table, err)
 	}
-	rows.Close()
+	rows.Close() // before the probes, which a transaction's one connection runs next
 	bytewise := map[string]bool{}
 	for name, coll := range collations {
 		ok, seen := bytewise[coll]
