@@ -1,0 +1,142 @@
+/*
+ * sortid.h: what the extension's files share.
+ */
+#ifndef SORTID_H
+#define SORTID_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "datatype/timestamp.h"
+
+#include "idtext.h"
+
+/* Fills dst with n bytes from this backend's own strong random source. */
+extern void sortid_random_bytes(uint8 *dst, size_t n);
+
+/* The wall clock: seconds and nanoseconds since 1970. */
+extern void sortid_clock(int64 *sec, int32 *nsec);
+
+/*
+ * Reports a text input error for a value of type typname (invalid_text_
+ * representation): the value, at most 64 bytes of it, and what was
+ * expected.
+ */
+extern void sortid_text_error(const char *typname, const char *src, size_t len,
+							  IdTextResult result, long bad, const char *expected) pg_attribute_noreturn();
+
+/* Seconds since 1970 of a timestamptz, rounded down; an error if infinite. */
+extern int64 sortid_unix_seconds(TimestampTz t, const char *caller);
+
+/*
+ * The comparison, hash and sort support functions of a fixed-length ID
+ * type whose values compare as bytes: typname_eq, _ne, _lt, _le, _gt, _ge,
+ * _cmp, _hash, _hash_extended and _sortsupport.
+ */
+#define SORTID_COMPARISONS(typname, size) \
+static inline int \
+typname##_compare(Datum a, Datum b) \
+{ \
+	return memcmp(DatumGetPointer(a), DatumGetPointer(b), size); \
+} \
+PG_FUNCTION_INFO_V1(typname##_eq); \
+Datum typname##_eq(PG_FUNCTION_ARGS) { PG_RETURN_BOOL(typname##_compare(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) == 0); } \
+PG_FUNCTION_INFO_V1(typname##_ne); \
+Datum typname##_ne(PG_FUNCTION_ARGS) { PG_RETURN_BOOL(typname##_compare(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) != 0); } \
+PG_FUNCTION_INFO_V1(typname##_lt); \
+Datum typname##_lt(PG_FUNCTION_ARGS) { PG_RETURN_BOOL(typname##_compare(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) < 0); } \
+PG_FUNCTION_INFO_V1(typname##_le); \
+Datum typname##_le(PG_FUNCTION_ARGS) { PG_RETURN_BOOL(typname##_compare(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) <= 0); } \
+PG_FUNCTION_INFO_V1(typname##_gt); \
+Datum typname##_gt(PG_FUNCTION_ARGS) { PG_RETURN_BOOL(typname##_compare(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) > 0); } \
+PG_FUNCTION_INFO_V1(typname##_ge); \
+Datum typname##_ge(PG_FUNCTION_ARGS) { PG_RETURN_BOOL(typname##_compare(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)) >= 0); } \
+PG_FUNCTION_INFO_V1(typname##_cmp); \
+Datum typname##_cmp(PG_FUNCTION_ARGS) \
+{ \
+	int			c = typname##_compare(PG_GETARG_DATUM(0), PG_GETARG_DATUM(1)); \
+	PG_RETURN_INT32(c < 0 ? -1 : c > 0); \
+} \
+PG_FUNCTION_INFO_V1(typname##_hash); \
+Datum typname##_hash(PG_FUNCTION_ARGS) \
+{ \
+	return hash_any((const unsigned char *) PG_GETARG_POINTER(0), size); \
+} \
+PG_FUNCTION_INFO_V1(typname##_hash_extended); \
+Datum typname##_hash_extended(PG_FUNCTION_ARGS) \
+{ \
+	return hash_any_extended((const unsigned char *) PG_GETARG_POINTER(0), size, PG_GETARG_INT64(1)); \
+} \
+static int \
+typname##_fastcmp(Datum a, Datum b, SortSupport ssup) \
+{ \
+	return typname##_compare(a, b); \
+} \
+PG_FUNCTION_INFO_V1(typname##_sortsupport); \
+Datum typname##_sortsupport(PG_FUNCTION_ARGS) \
+{ \
+	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0); \
+	ssup->comparator = typname##_fastcmp; \
+	PG_RETURN_VOID(); \
+}
+
+/*
+ * The casts of a fixed-length ID type to and from bytea:
+ * typname_to_bytea and bytea_to_typname; a bytea of another length is an
+ * error.
+ */
+#define SORTID_BYTEA_CASTS(typname, size) \
+PG_FUNCTION_INFO_V1(typname##_to_bytea); \
+Datum typname##_to_bytea(PG_FUNCTION_ARGS) \
+{ \
+	bytea	   *result = (bytea *) palloc(VARHDRSZ + (size)); \
+	SET_VARSIZE(result, VARHDRSZ + (size)); \
+	memcpy(VARDATA(result), PG_GETARG_POINTER(0), size); \
+	PG_RETURN_BYTEA_P(result); \
+} \
+PG_FUNCTION_INFO_V1(bytea_to_##typname); \
+Datum bytea_to_##typname(PG_FUNCTION_ARGS) \
+{ \
+	bytea	   *b = PG_GETARG_BYTEA_PP(0); \
+	size_t		len = VARSIZE_ANY_EXHDR(b); \
+	uint8	   *id; \
+	if (len != (size)) \
+		ereport(ERROR, \
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION), \
+				 errmsg("invalid bytea for type %s: %zu bytes", #typname, len), \
+				 errdetail("A %s is %d bytes.", #typname, (int) (size)))); \
+	id = (uint8 *) palloc(size); \
+	memcpy(id, VARDATA_ANY(b), size); \
+	PG_RETURN_POINTER(id); \
+}
+
+/*
+ * The binary I/O of a fixed-length ID type: typname_recv and typname_send,
+ * its raw bytes.
+ */
+#define SORTID_BINARY_IO(typname, size) \
+PG_FUNCTION_INFO_V1(typname##_recv); \
+Datum typname##_recv(PG_FUNCTION_ARGS) \
+{ \
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0); \
+	int			len = buf->len - buf->cursor; \
+	uint8	   *id; \
+	if (len != (size)) \
+		ereport(ERROR, \
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION), \
+				 errmsg("invalid binary %s: %d bytes", #typname, len), \
+				 errdetail("A %s is %d bytes.", #typname, (int) (size)))); \
+	id = (uint8 *) palloc(size); \
+	memcpy(id, pq_getmsgbytes(buf, size), size); \
+	PG_RETURN_POINTER(id); \
+} \
+PG_FUNCTION_INFO_V1(typname##_send); \
+Datum typname##_send(PG_FUNCTION_ARGS) \
+{ \
+	StringInfoData buf; \
+	pq_begintypsend(&buf); \
+	pq_sendbytes(&buf, (const char *) PG_GETARG_POINTER(0), size); \
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf)); \
+}
+
+#endif							/* SORTID_H */
