@@ -5,7 +5,8 @@
 # stand-in images), npm (fetches PostgreSQL 18's binaries), chromium (the
 # browser test of cmd/sortid), qemu-user (the GOARCH=386 test run) and
 # postgresql-client (psql, which an integration test pipes sortid sql
-# into). It needs root and apt-get; elsewhere it says what is missing and
+# into), postgresql-server-dev-15 and build-essential (to build the sortid
+# extension and its AddressSanitizer test). It needs root and apt-get; elsewhere it says what is missing and
 # exits 0, and the tests that need it skip (or fail in CI)
 # with the same reason. With SORTID_NO_INSTALL set it installs nothing and
 # exits 1 after the list.
@@ -23,6 +24,8 @@ if [ -z "${SORTID_CHROMIUM:-}" ] && ! command -v chromium >/dev/null &&
 fi
 command -v qemu-i386 >/dev/null || add qemu-user "runs the ID packages' tests as GOARCH=386"
 command -v psql >/dev/null || add postgresql-client "psql, which the integration tests pipe sortid sql into"
+[ -x /usr/lib/postgresql/15/bin/pg_config ] || add postgresql-server-dev-15 "PostgreSQL 15's headers, to build the sortid extension for the test server"
+command -v cc >/dev/null && command -v make >/dev/null || add build-essential "the C compiler and make that build the sortid extension"
 [ ${#need[@]} -eq 0 ] && exit 0
 for line in "${why[@]}"; do
 	echo "install-packages: needed: $line" >&2

