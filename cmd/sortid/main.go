@@ -69,6 +69,7 @@ Usage:
   sortid page                                 (the page as one file: sortid page > sortid.html)
   sortid sql [--schema NAME]                  (PostgreSQL: the ksuid and objectid domains and functions)
   sortid sql partitions [-t TYPE] [--period day|week|month] [--back N] [--ahead N] [--default] [--retain N] TABLE
+  sortid sql to-extension                     (converts the domains' columns to the sortid extension's types)
   sortid --version
   sortid SUBCOMMAND -h                        (that subcommand's usage)
 
@@ -134,6 +135,22 @@ clock and Web Crypto random source, and needs no server or network.
 Prints the PostgreSQL install script: the domains ksuid and objectid and
 their SQL functions. Pipe it to psql, stopping at an error:
 sortid sql | psql -v ON_ERROR_STOP=1 "$DATABASE_URL".
+Where the server can load the sortid extension (extension/ in sortid's
+source), use CREATE EXTENSION sortid instead: real types, not domains. On a
+database that has the extension, the script changes nothing and fails.
+`,
+	"sortid sql to-extension": `Usage: sortid sql to-extension
+
+Prints the script that converts a database from the domains of sortid sql
+to the sortid extension's types, in place and in one transaction: it
+renames the domains and functions aside, creates the extension, converts
+every column (partitioned tables get a new parent with their partitions
+attached), puts back defaults and foreign keys, and drops the old objects.
+The extension's files must be installed on the server, and the role must
+be allowed to CREATE EXTENSION. Every converted table is rewritten under
+an exclusive lock: run it in a maintenance window.
+
+  sortid sql to-extension | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
 `,
 	"sortid sql partitions": `Usage: sortid sql partitions [-t ksuid|objectid|uuidv7] [--period day|week|month]
        [--back N] [--ahead N] [--default] [--retain N] [--tz ZONE] [--now T] TABLE

@@ -17,6 +17,20 @@ SET LOCAL client_min_messages = warning;
 -- Two installs at once would collide on CREATE OR REPLACE.
 DO $$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('sortid install')); END $$;
 
+-- One install per database: where the sortid extension is (CREATE
+-- EXTENSION sortid), its types and functions are the real ones, and this
+-- script would replace its functions with SQL ones over domains. It stops
+-- before changing anything, with SQLSTATE 55S01, which sqltype.Install
+-- reports as ErrExtensionInstalled.
+DO $$
+BEGIN
+	IF EXISTS (SELECT FROM pg_extension WHERE extname = 'sortid') THEN
+		RAISE EXCEPTION 'sortid: this database has the sortid extension, whose ksuid and objectid types and functions this script''s domains would shadow; nothing was changed'
+			USING ERRCODE = '55S01',
+				HINT = 'Nothing to install: the extension has all of it. `sortid sql` is for servers that cannot load the extension.';
+	END IF;
+END $$;
+
 -- The CHECK constraint's name is the advice in the error a value of any
 -- other length gets, the text form above all: "value for domain ksuid
 -- violates check constraint "20 raw bytes; …"". Installs before that name

@@ -168,15 +168,22 @@ func PartitionStatements(spec PartitionSpec, now time.Time) ([]string, error) {
 			valueType = "uuid"
 		}
 		b.WriteString(header)
-		b.WriteString("\tcutoff constant pg_catalog." + valueType + " := " + cutoff.lo + ";\n\thi " + valueType + ";\n")
+		b.WriteString("\tcutoff constant pg_catalog." + valueType + " := " + cutoff.lo + ";\n\thi " + valueType + ";\n\tkeytype regtype;\n")
 		b.WriteString("BEGIN\n" + settings)
 		b.WriteString("\tPERFORM set_config('lock_timeout', '5s', true);\n")
+		// The bound is printed in the key type's text form: bytea's \x hex
+		// for the domains, but the ID's own text for the extension's
+		// types. Read as the key type, then as the value type, it is the
+		// bytes either way.
+		b.WriteString(`	keytype := (SELECT a.atttypid::regtype FROM pg_partitioned_table pt
+		JOIN pg_attribute a ON a.attrelid = pt.partrelid AND a.attnum = pt.partattrs[0] WHERE pt.partrelid = parent);
+`)
 		fmt.Fprintf(&b, `	-- Retention: the partitions that end at or before %s.
 	FOR p IN SELECT c.oid::regclass AS part, c.relkind,
 			substring(pg_get_expr(c.relpartbound, c.oid) FROM 'TO \(''([^'']*)''\)') AS hi_text
 		FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = parent LOOP
 		CONTINUE WHEN p.hi_text IS NULL; -- DEFAULT, MINVALUE, MAXVALUE
-		hi := p.hi_text::%s;
+		EXECUTE format('SELECT %%L::%%s::pg_catalog.%s', p.hi_text, keytype) INTO hi;
 		CONTINUE WHEN %s OR hi > cutoff;
 		IF p.relkind NOT IN ('r', 'p') THEN
 			RAISE EXCEPTION 'sortid: retention of %%: partition %% is not an ordinary table (relkind %%); detach it yourself (ALTER TABLE %% DETACH PARTITION %%), then run again', parent, p.part, p.relkind, parent, p.part;
@@ -205,18 +212,24 @@ func lengthMismatch(valueType string) string {
 func checkParentSQL(idType string) string {
 	types := "'bytea'::regtype"
 	want := "a ksuid, objectid or bytea column"
+	// The sortid extension's type of the ID (a base type, not a domain),
+	// whose input function reads the bounds' \x form.
+	extension := fmt.Sprintf("t.typtype = 'b' AND t.typname = %s AND EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid\n"+
+		"\t\t\t\t\tWHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND e.extname = 'sortid')", literal(idType))
 	if idType == "uuidv7" {
 		types = "'uuid'::regtype"
 		want = "a uuid column"
+		extension = "false"
 	}
 	return fmt.Sprintf(`	IF NOT EXISTS (SELECT FROM pg_partitioned_table pt
 			JOIN pg_attribute a ON a.attrelid = pt.partrelid AND a.attnum = pt.partattrs[0]
 			JOIN pg_type t ON t.oid = a.atttypid
 			WHERE pt.partrelid = parent AND pt.partstrat = 'r' AND pt.partnatts = 1
-				AND (t.oid = %[1]s OR t.typbasetype = %[1]s)) THEN
-		RAISE EXCEPTION 'sortid: %% is not partitioned BY RANGE on %s', parent;
+				AND (t.oid = %[1]s OR t.typbasetype = %[1]s
+					OR %[3]s)) THEN
+		RAISE EXCEPTION 'sortid: %% is not partitioned BY RANGE on %[2]s', parent;
 	END IF;
-`, types, want)
+`, types, want, extension)
 }
 
 func (spec PartitionSpec) location() *time.Location {

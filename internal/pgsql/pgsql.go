@@ -14,6 +14,13 @@ import (
 //go:embed install.sql
 var script string
 
+// ToExtension is the script that converts a database from the domains of
+// Script to the sortid extension's types, in place and in one
+// transaction; its comments say what it does.
+//
+//go:embed to_extension.sql
+var ToExtension string
+
 // ErrSchemaName is wrapped by the error for a schema name Script does not
 // take. The error has no package prefix: its callers add theirs.
 var ErrSchemaName = errors.New("invalid schema name")
