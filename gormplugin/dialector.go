@@ -72,7 +72,7 @@ func (m migrator) FullDataTypeOf(field *schema.Field) clause.Expr {
 	idColumnType := columnType(m.dialector.Name(), k)
 	if k == idkind.UUIDv7 {
 		idColumnType = UUIDColumnType(m.dialector.Name())
-	} else if domain := m.postgresDomain(k); domain != "" {
+	} else if domain := m.postgresIDType(k); domain != "" {
 		idColumnType = domain
 	}
 	if idColumnType == "" {
@@ -138,16 +138,18 @@ func columnType(dialect string, k *idkind.Kind) string {
 	return ""
 }
 
-// postgresDomain returns, on PostgreSQL, the name of the domain of k
-// (ksuid, objectid) that `sortid sql` installs, as the search path finds
-// it, or "" where there is none.
-func (m migrator) postgresDomain(k *idkind.Kind) string {
+// postgresIDType returns, on PostgreSQL, the name of the type of k
+// (ksuid, objectid) as the search path finds it: the sortid extension's,
+// or the domain that `sortid sql` installs; "" where there is neither.
+func (m migrator) postgresIDType(k *idkind.Kind) string {
 	if m.dialector.Name() != "postgres" {
 		return ""
 	}
 	var domain *string
-	err := m.db.Raw(`SELECT format_type(oid, NULL) FROM pg_type
-		WHERE oid = to_regtype(?) AND typtype = 'd' AND typbasetype = 'bytea'::regtype`, k.PGType).Row().Scan(&domain)
+	err := m.db.Raw(`SELECT format_type(t.oid, NULL) FROM pg_type t
+		WHERE t.oid = to_regtype(?) AND (t.typtype = 'd' AND t.typbasetype = 'bytea'::regtype
+			OR t.typtype = 'b' AND EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+				WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND e.extname = 'sortid'))`, k.PGType).Row().Scan(&domain)
 	if err != nil || domain == nil {
 		return ""
 	}
@@ -187,9 +189,11 @@ func (m migrator) AddColumn(value any, name string) error {
 }
 
 // MigrateColumn keeps AutoMigrate from changing the type of an existing
-// ID column on PostgreSQL. Where the domains are installed, a domain
-// column (which PostgreSQL reports as bytea) and a bytea one keep their
-// type; a bytea column gets its length check. GORM would convert a text ID column with
+// ID column on PostgreSQL. Where the domains or the extension are
+// installed, a domain column (which PostgreSQL reports as bytea) and a
+// bytea one keep their type (converting a bytea column to the
+// extension's type is a table rewrite, for the user to run: see
+// docs/postgresql.md); a bytea column gets its length check. GORM would convert a text ID column with
 // a cast that turns each 27-character text into 27 bytes, a second format
 // that lookups by ID miss; and the plugin sends IDs to PostgreSQL as
 // bytes, which a text column would not find. So an untagged text ID
@@ -213,8 +217,9 @@ func (m migrator) MigrateColumn(value any, field *schema.Field, columnType gorm.
 			ErrTextIDColumn, table, field.DBName, table, field.DBName, fieldKind(field).PGType, fieldKind(field).PGType, field.DBName)
 	case "bytea":
 		// GORM would ALTER the column to the domain on every AutoMigrate:
-		// PostgreSQL reports a domain column as its base type, bytea.
-		if m.postgresDomain(fieldKind(field)) == "" {
+		// PostgreSQL reports a domain column as its base type, bytea. A
+		// bytea column where the extension is installed stays bytea.
+		if m.postgresIDType(fieldKind(field)) == "" {
 			if err := m.Migrator.MigrateColumn(value, field, columnType); err != nil {
 				return err
 			}

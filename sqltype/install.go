@@ -2,6 +2,7 @@ package sqltype
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -19,6 +20,9 @@ import (
 // the package doc). It creates the pgcrypto extension (ksuid_generate's
 // random source) if it is missing. It needs no superuser. It is
 // idempotent: run again, it replaces the functions and keeps the domains.
+// On a database that has the sortid extension, which is the better
+// install where the server can load it, the script changes nothing and
+// fails (see ErrExtensionInstalled).
 //
 // With schema "", the objects go into the first schema of the search path
 // (usually public); otherwise into schema, created if missing. A schema
@@ -54,7 +58,21 @@ func Install(ctx context.Context, db Execer, schema string) error {
 	// transaction: all of it or, after an error, nothing, with no
 	// transaction left open on the connection.
 	if _, err := db.Exec(ctx, script); err != nil {
+		if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok && pgErr.Code == extensionInstalledCode {
+			return fmt.Errorf("sqltype: installing sortid's SQL: %w (%w)", ErrExtensionInstalled, err)
+		}
 		return fmt.Errorf("sqltype: installing sortid's SQL: %w", err)
 	}
 	return nil
 }
+
+// ErrExtensionInstalled is wrapped by Install's error for a database that
+// has the sortid extension (CREATE EXTENSION sortid), whose types and
+// functions the script's domains would shadow: the script stops before
+// changing anything. The extension has all of it, so a program that
+// calls Install at start-up may take this error as success.
+var ErrExtensionInstalled = errors.New("the sortid extension is installed; nothing to install")
+
+// extensionInstalledCode is the SQLSTATE with which the install script
+// stops on a database that has the extension.
+const extensionInstalledCode = "55S01"

@@ -3,6 +3,7 @@ package sqltype
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -52,7 +53,7 @@ func register(m *pgtype.Map, untyped pgtype.Codec) {
 // AfterConnectThen.
 func AfterConnect(ctx context.Context, conn *pgx.Conn) error {
 	Register(conn.TypeMap())
-	return registerDomains(ctx, conn)
+	return registerTypes(ctx, conn, true)
 }
 
 // AfterConnectThen returns a hook that runs AfterConnect and then next
@@ -71,36 +72,64 @@ func AfterConnectThen(next func(context.Context, *pgx.Conn) error) func(context.
 	}
 }
 
-// registerDomains registers every domain named ksuid or objectid over
-// bytea, and its array type, as bytea to conn's type map. Without this pgx
-// does not know their OIDs and sends the text form, which the domain's
-// CHECK refuses.
-func registerDomains(ctx context.Context, conn *pgx.Conn) error {
-	rows, err := conn.Query(ctx, `SELECT t.oid, t.typname, t.typarray, n.nspname FROM pg_type t
+// registerTypes registers the database's ID types to conn's type map,
+// in any schema: the domains ksuid and objectid over bytea (InstallSQL's)
+// as bytea, and the sortid extension's base types of those names with
+// their own codec; arrays of each too. Without this pgx does not know
+// their OIDs and sends the text form, which the domains' CHECK refuses.
+//
+// Where the database has the extension's types and untypedText is true
+// (AfterConnect, not AfterConnectBytea), an ID whose parameter type pgx
+// does not know (QueryExecModeExec, the simple protocol) goes as its text
+// form, which the types read, instead of being refused: one install per
+// database means no domain is there to misread it.
+func registerTypes(ctx context.Context, conn *pgx.Conn, untypedText bool) error {
+	rows, err := conn.Query(ctx, `SELECT t.oid, t.typname, t.typarray, n.nspname, t.typtype = 'b' FROM pg_type t
 		JOIN pg_namespace n ON n.oid = t.typnamespace
-		WHERE t.typtype = 'd' AND t.typname IN ('ksuid', 'objectid') AND t.typbasetype = 'bytea'::regtype`,
+		WHERE t.typname IN ('ksuid', 'objectid') AND (t.typtype = 'd' AND t.typbasetype = 'bytea'::regtype
+			OR t.typtype = 'b' AND t.typlen = CASE t.typname WHEN 'ksuid' THEN 20 ELSE 12 END
+				AND EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+					WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND e.extname = 'sortid'))
+		ORDER BY t.typtype, n.nspname`,
 		pgx.QueryExecModeSimpleProtocol)
 	if err != nil {
-		return fmt.Errorf("sqltype: looking up the ksuid and objectid domains: %w", err)
+		return fmt.Errorf("sqltype: looking up the ksuid and objectid types: %w", err)
 	}
-	type domain struct {
+	type idType struct {
 		oid, array   uint32
 		name, schema string
+		base         bool
 	}
-	domains, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (d domain, err error) {
-		err = r.Scan(&d.oid, &d.name, &d.array, &d.schema)
-		return d, err
+	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (t idType, err error) {
+		err = r.Scan(&t.oid, &t.name, &t.array, &t.schema, &t.base)
+		return t, err
 	})
 	if err != nil {
-		return fmt.Errorf("sqltype: looking up the ksuid and objectid domains: %w", err)
+		return fmt.Errorf("sqltype: looking up the ksuid and objectid types: %w", err)
 	}
 	m := conn.TypeMap()
-	for _, d := range domains {
-		name := d.schema + "." + d.name
-		t := &pgtype.Type{Name: name, OID: d.oid, Codec: pgtype.ByteaCodec{}}
+	for _, f := range found {
+		var codec pgtype.Codec = pgtype.ByteaCodec{}
+		kind := idkind.KSUID
+		if f.name == "objectid" {
+			kind = idkind.ObjectID
+		}
+		if f.base {
+			codec = extensionCodec{kind}
+		}
+		t := &pgtype.Type{Name: f.schema + "." + f.name, OID: f.oid, Codec: codec}
 		m.RegisterType(t)
-		if d.array != 0 {
-			m.RegisterType(&pgtype.Type{Name: d.schema + "._" + d.name, OID: d.array, Codec: &pgtype.ArrayCodec{ElementType: t}})
+		arrayName := f.schema + "._" + f.name
+		if f.array != 0 {
+			m.RegisterType(&pgtype.Type{Name: arrayName, OID: f.array, Codec: &pgtype.ArrayCodec{ElementType: t}})
+		}
+		if f.base && untypedText {
+			for _, goType := range []reflect.Type{kind.Type, reflect.PointerTo(kind.Type), kind.Null} {
+				m.RegisterDefaultPgType(reflect.Zero(goType).Interface(), t.Name)
+				if f.array != 0 {
+					m.RegisterDefaultPgType(reflect.Zero(reflect.SliceOf(goType)).Interface(), arrayName)
+				}
+			}
 		}
 	}
 	return nil
