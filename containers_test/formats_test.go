@@ -26,7 +26,13 @@ var execModes = []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryEx
 // mode is mode, closed when t ends; it runs no hook.
 func connInMode(t *testing.T, ctx context.Context, mode pgx.QueryExecMode) *pgx.Conn {
 	t.Helper()
-	cfg := servers.pgConfig.ConnConfig.Copy()
+	return connInModeTo(t, ctx, servers.pgConfig.ConnConfig, mode)
+}
+
+// connInModeTo is connInMode to the database of c.
+func connInModeTo(t *testing.T, ctx context.Context, c *pgx.ConnConfig, mode pgx.QueryExecMode) *pgx.Conn {
+	t.Helper()
+	cfg := c.Copy()
 	cfg.DefaultQueryExecMode = mode
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {

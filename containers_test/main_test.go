@@ -63,6 +63,11 @@ var servers struct {
 	pg15Image, pg15Version string
 	pg15                   *pgxpool.Pool
 
+	// A database of its own on PostgreSQL 15 with the sortid extension
+	// (CREATE EXTENSION sortid), whose pool runs sqltype.AfterConnect.
+	pgExtConfig *pgxpool.Config
+	pgExt       *pgxpool.Pool
+
 	mysqlImage, mysqlVersion string
 	mysqlConfig              *mysql.Config // for the test database, as root
 	mysql                    *sql.DB
@@ -232,7 +237,54 @@ func connectPostgres15(ctx context.Context, url string, stop func()) (func(), er
 		return stop, fmt.Errorf("querying PostgreSQL 15: %w", err)
 	}
 	servers.pg15 = pool
-	return func() { pool.Close(); stop() }, nil
+	if err := createExtensionDatabase(ctx, url); err != nil {
+		pool.Close()
+		return stop, err
+	}
+	return func() { servers.pgExt.Close(); pool.Close(); stop() }, nil
+}
+
+// extensionDatabase is the database on PostgreSQL 15 with the sortid
+// extension and nothing of `sortid sql`: one install per database.
+const extensionDatabase = "sortid_extension"
+
+// createExtensionDatabase makes extensionDatabase afresh on the
+// PostgreSQL 15 server at url, with the extension, and opens servers.pgExt
+// on it: a server whose image lacks the extension fails here.
+func createExtensionDatabase(ctx context.Context, url string) error {
+	for _, sql := range []string{"DROP DATABASE IF EXISTS " + extensionDatabase, "CREATE DATABASE " + extensionDatabase} {
+		if _, err := servers.pg15.Exec(ctx, sql); err != nil {
+			return fmt.Errorf("PostgreSQL 15: %s: %w", sql, err)
+		}
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return err
+	}
+	conn, err := pgx.ConnectConfig(ctx, withDatabase(cfg.ConnConfig, extensionDatabase))
+	if err != nil {
+		return err
+	}
+	_, err = conn.Exec(ctx, "CREATE EXTENSION sortid")
+	conn.Close(ctx)
+	if err != nil {
+		return fmt.Errorf("PostgreSQL 15 (image %s): CREATE EXTENSION sortid: %w", servers.pg15Image, err)
+	}
+	cfg.ConnConfig = withDatabase(cfg.ConnConfig, extensionDatabase)
+	cfg.AfterConnect = sqltype.AfterConnect
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	servers.pgExtConfig, servers.pgExt = cfg, pool
+	return nil
+}
+
+// withDatabase is a copy of cfg for another database on the same server.
+func withDatabase(cfg *pgx.ConnConfig, database string) *pgx.ConnConfig {
+	c := cfg.Copy()
+	c.Database = database
+	return c
 }
 
 // runPostgres starts a container of a PostgreSQL image with the test

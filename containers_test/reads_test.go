@@ -52,10 +52,15 @@ type readPath struct {
 }
 
 func readPaths(t *testing.T, ctx context.Context) []readPath {
+	return readPathsTo(t, ctx, servers.pgConfig.ConnConfig)
+}
+
+// readPathsTo is readPaths to the database of c.
+func readPathsTo(t *testing.T, ctx context.Context, c *pgx.ConnConfig) []readPath {
 	var out []readPath
 	for _, hook := range []string{"AfterConnect", "AfterConnectBytea", "no hook"} {
 		for _, mode := range execModes {
-			conn := connInMode(t, ctx, mode)
+			conn := connInModeTo(t, ctx, c, mode)
 			var err error
 			switch hook {
 			case "AfterConnect":
@@ -87,11 +92,10 @@ func readPaths(t *testing.T, ctx context.Context) []readPath {
 			})
 		}
 	}
-	withHook := stdlib.OpenDB(*servers.pgConfig.ConnConfig.Copy(), stdlib.OptionAfterConnect(sqltype.AfterConnect))
+	withHook := stdlib.OpenDB(*c.Copy(), stdlib.OptionAfterConnect(sqltype.AfterConnect))
 	t.Cleanup(func() { withHook.Close() })
-	noHook := stdlib.OpenDB(*servers.pgConfig.ConnConfig.Copy())
+	noHook := stdlib.OpenDB(*c.Copy())
 	t.Cleanup(func() { noHook.Close() })
-	c := servers.pgConfig.ConnConfig
 	dsn := fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s sslmode=disable", c.Host, c.Port, c.User, c.Password, c.Database)
 	pq, err := sql.Open("postgres", dsn)
 	if err != nil {
