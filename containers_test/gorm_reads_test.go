@@ -29,25 +29,35 @@ var errRollback = errors.New("roll back")
 // TestGORMPostgresReads: every way a GORM user asks for rows by ID, with
 // GORM opened as users open it (postgres.Open, no hook), in the default
 // mode and with PreferSimpleProtocol (PgBouncer), on a database with
-// sortid's domains (the columns are then the domains) and on one without
-// (bytea with a length check): the right rows or an error, never others.
+// sortid's domains (the columns are then the domains), on one with the
+// sortid extension (the columns are its types; PostgreSQL 15) and on one
+// with neither (bytea with a length check): the right rows or an error, never others.
 // Before this version, the simple protocol found nothing by ID and
 // Where("id < ?", t).Delete deleted every row, and a Go string matched
 // nothing.
 func TestGORMPostgresReads(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
-	for _, domains := range []bool{true, false} {
+	for _, install := range []string{"domains", "extension", "none"} {
 		for _, simple := range []bool{false, true} {
-			t.Run(fmt.Sprintf("domains=%v/simple=%v", domains, simple), func(t *testing.T) {
-				var name string
-				if domains {
-					name, _ = sortidDatabase(t, ctx)
-				} else {
-					name = icuDatabase(t, ctx)
+			t.Run(fmt.Sprintf("%s/simple=%v", install, simple), func(t *testing.T) {
+				var dsn string
+				switch install {
+				case "domains":
+					name, _ := sortidDatabase(t, ctx)
+					dsn = gormDSN(name)
+				case "extension":
+					name := "sortid_gorm_reads_extension"
+					if _, err := pg15Database(t, ctx, name).Exec(ctx, "CREATE EXTENSION sortid"); err != nil {
+						t.Fatal(err)
+					}
+					dsn = gormDSNTo(servers.pgExtConfig.ConnConfig, name)
+				default:
+					dsn = gormDSN(icuDatabase(t, ctx))
 				}
-				db := openGORMWith(t, gormpostgres.New(gormpostgres.Config{DSN: gormDSN(name), PreferSimpleProtocol: simple}), simulatedTime())
-				wantType := map[bool]string{true: "ksuid", false: "bytea"}[domains]
+				db := openGORMWith(t, gormpostgres.New(gormpostgres.Config{DSN: dsn, PreferSimpleProtocol: simple}), simulatedTime())
+				wantType := map[string]string{"domains": "ksuid", "extension": "ksuid", "none": "bytea"}[install]
+				domains := install != "none" // no CHECK: the type holds the length
 				for migration := range 2 { // the second keeps what the first made
 					if err := db.AutoMigrate(&gormUser{}, &gormOrder{}, &gormNote{}); err != nil {
 						t.Fatal(err)

@@ -674,6 +674,16 @@ func (s *scope) bindString(str string, info columnInfo, u *unclear) any {
 		}
 		s.checkOrder(str, info)
 		return s.typed(str, info)
+	case formServer:
+		// The extension's types read the string themselves, and refuse a
+		// bad one; it is refused here first, as for the other columns,
+		// with the plugin's error. (uuid reads more forms than the text
+		// form; the server decides there.)
+		if info.kind != nil && info.kind != idkind.UUIDv7 {
+			if _, err := info.kind.ParseText(str); err != nil {
+				s.fail(fmt.Errorf("gormplugin: a string compared with a %s column: %w", info.kind.Name, err))
+			}
+		}
 	case formUnknown:
 		if u != nil && u.mentionsID {
 			s.fail(fmt.Errorf("gormplugin: the string %s in %s: %w; compare the ID column itself (id = ?, id IN ?), or pass a typed ID",
