@@ -58,7 +58,7 @@ func TestGORMPostgresReads(t *testing.T) {
 				db := openGORMWith(t, gormpostgres.New(gormpostgres.Config{DSN: dsn, PreferSimpleProtocol: simple}), simulatedTime())
 				wantType := map[string]string{"domains": "ksuid", "extension": "ksuid", "none": "bytea"}[install]
 				domains := install != "none" // no CHECK: the type holds the length
-				for migration := range 2 { // the second keeps what the first made
+				for migration := range 2 {   // the second keeps what the first made
 					if err := db.AutoMigrate(&gormUser{}, &gormOrder{}, &gormNote{}); err != nil {
 						t.Fatal(err)
 					}
