@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test check api integration bench bench-cli bench-postgres bench-mongo fuzz
+.PHONY: test check api integration bench bench-cli bench-postgres bench-extension bench-mongo fuzz
 
 # The project's test command; scripts/test.sh says what it runs.
 test:
@@ -40,6 +40,14 @@ bench-cli:
 # and 3,000,000 rows into 30 daily partitions against one table.
 bench-postgres:
 	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Postgres(Load|Writers|Defaults|GORM|Partitions)' -benchtime 1x -count 5 -timeout 90m
+
+# The sortid extension on the PostgreSQL 15 test server, each side of a
+# pair 5 times: ksuid_generate() against nextval(), id::text of KSUIDs
+# against uuids', a ksuid-keyed INSERT ... SELECT against bigserial's,
+# COPY into the type against the domain and uuid, lookups by ID, and the
+# conversion of 1,000,000 rows from the domain (sortid sql to-extension).
+bench-extension:
+	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'PostgresExtension' -benchtime 1x -timeout 90m -v
 
 # On 100,000 events in a MongoDB-wire server: the filters that match both
 # stored forms of a KSUID against the typed value's (with explain), and

@@ -194,22 +194,11 @@ func benchPostgres(b *testing.B) *pgxpool.Pool {
 		ctx := context.Background()
 		url := os.Getenv("SORTID_BENCH_POSTGRES_URL")
 		if url == "" {
-			tclog.SetDefault(tclog.NewNoopLogger())
 			image := os.Getenv("SORTID_TEST_POSTGRES_IMAGE")
 			if image == "" {
 				image = "postgres:18"
 			}
-			c, err := postgres.Run(ctx, image, postgres.WithDatabase("bench"),
-				postgres.WithUsername("bench"), postgres.WithPassword("bench"), postgres.BasicWaitStrategies())
-			if c != nil {
-				containers = append(containers, c)
-			}
-			if err != nil {
-				pgErr = err
-				return
-			}
-			if url, err = c.ConnectionString(ctx, "sslmode=disable"); err != nil {
-				pgErr = err
+			if url, pgErr = runPostgres(ctx, image); pgErr != nil {
 				return
 			}
 		}
@@ -238,6 +227,21 @@ func benchPostgres(b *testing.B) *pgxpool.Pool {
 		b.Fatalf("no PostgreSQL for the benchmark (set SORTID_BENCH_POSTGRES_URL, or run make bench-postgres): %v", pgErr)
 	}
 	return pgPool
+}
+
+// runPostgres starts a container of a PostgreSQL image, which TestMain
+// removes after the benchmarks, and returns its URL.
+func runPostgres(ctx context.Context, image string) (string, error) {
+	tclog.SetDefault(tclog.NewNoopLogger())
+	c, err := postgres.Run(ctx, image, postgres.WithDatabase("bench"),
+		postgres.WithUsername("bench"), postgres.WithPassword("bench"), postgres.BasicWaitStrategies())
+	if c != nil {
+		containers = append(containers, c)
+	}
+	if err != nil {
+		return "", err
+	}
+	return c.ConnectionString(ctx, "sslmode=disable")
 }
 
 // containers are removed by TestMain after the benchmarks.

@@ -1,0 +1,375 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sortid/sortid/internal/pgsql"
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/sqltype"
+)
+
+// The sortid extension (extension/) against its peers on one PostgreSQL
+// 15 server (SORTID_BENCH_POSTGRES15_URL, or a container of
+// SORTID_TEST_POSTGRES15_IMAGE, the test image that carries the
+// extension): two databases, one with the extension and one with the
+// domains of `sortid sql`. Each comparison runs 5 rounds of both sides,
+// one after the other (which goes first alternates), and reports the
+// median rate of each, and the median, smallest and largest ratio of the
+// pairs: on a small shared machine the state of the moment moves more
+// than the difference measured, and a pair shares it.
+//
+//	make bench-extension
+
+const extRows = 1_000_000
+
+var (
+	extOnce              sync.Once
+	extPool, domainsPool *pgxpool.Pool
+	extURL               string
+	extErr               error
+)
+
+// benchExtension returns pools (with sqltype.AfterConnect) on the
+// extension's database and on the domains' database of one server.
+func benchExtension(b *testing.B) (ext, domains *pgxpool.Pool) {
+	extOnce.Do(func() {
+		ctx := context.Background()
+		url := os.Getenv("SORTID_BENCH_POSTGRES15_URL")
+		if url == "" {
+			image := os.Getenv("SORTID_TEST_POSTGRES15_IMAGE")
+			if image == "" {
+				extErr = fmt.Errorf("SORTID_TEST_POSTGRES15_IMAGE is not set (scripts/testenv.sh builds the image with the extension)")
+				return
+			}
+			if url, extErr = runPostgres(ctx, image); extErr != nil {
+				return
+			}
+		}
+		extURL = url
+		open := func(database, install string) (*pgxpool.Pool, error) {
+			admin, err := pgx.Connect(ctx, url)
+			if err != nil {
+				return nil, err
+			}
+			defer admin.Close(ctx)
+			for _, sql := range []string{"DROP DATABASE IF EXISTS " + database + " WITH (FORCE)", "CREATE DATABASE " + database} {
+				if _, err := admin.Exec(ctx, sql); err != nil {
+					return nil, err
+				}
+			}
+			cfg, err := pgxpool.ParseConfig(url)
+			if err != nil {
+				return nil, err
+			}
+			cfg.ConnConfig.Database = database
+			conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
+			if err != nil {
+				return nil, err
+			}
+			_, err = conn.Exec(ctx, install)
+			conn.Close(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", database, err)
+			}
+			cfg.AfterConnect = sqltype.AfterConnect
+			return pgxpool.NewWithConfig(ctx, cfg)
+		}
+		script, err := pgsql.ScriptForOneQuery("")
+		if err != nil {
+			extErr = err
+			return
+		}
+		if extPool, extErr = open("bench_extension", "CREATE EXTENSION sortid"); extErr != nil {
+			return
+		}
+		domainsPool, extErr = open("bench_domains", script)
+	})
+	if extErr != nil {
+		b.Fatalf("no PostgreSQL 15 with the extension for the benchmark (run make bench-extension): %v", extErr)
+	}
+	return extPool, domainsPool
+}
+
+// pairedRates runs subject and peer 5 times each, alternating which goes
+// first, and reports their median rates and the ratios subject/peer.
+func pairedRates(b *testing.B, subjectName, peerName string, subject, peer func() float64) {
+	median := func(xs []float64) float64 {
+		s := slices.Clone(xs)
+		slices.Sort(s)
+		return s[len(s)/2]
+	}
+	for b.Loop() {
+		var subjects, peers, ratios []float64
+		for round := range 5 {
+			var s, p float64
+			if round%2 == 0 {
+				s, p = subject(), peer()
+			} else {
+				p, s = peer(), subject()
+			}
+			subjects, peers, ratios = append(subjects, s), append(peers, p), append(ratios, s/p)
+			b.Logf("round %d: %s %.0f/s, %s %.0f/s, ratio %.3f", round+1, subjectName, s, peerName, p, s/p)
+		}
+		b.ReportMetric(median(subjects), subjectName+"/s")
+		b.ReportMetric(median(peers), peerName+"/s")
+		b.ReportMetric(median(ratios), "ratio-median")
+		b.ReportMetric(slices.Min(ratios), "ratio-min")
+		b.ReportMetric(slices.Max(ratios), "ratio-max")
+	}
+}
+
+// rate times one statement that handles n rows, in rows per second.
+func rate(b *testing.B, pool *pgxpool.Pool, n int, sql string, args ...any) float64 {
+	ctx := context.Background()
+	start := time.Now()
+	if _, err := pool.Exec(ctx, sql, args...); err != nil {
+		b.Fatalf("%s: %v", sql, err)
+	}
+	return float64(n) / time.Since(start).Seconds()
+}
+
+// BenchmarkPostgresExtensionGenerate: ksuid_generate() in C against a
+// sequence's nextval(), and for reference PostgreSQL's gen_random_uuid(),
+// the extension's uuidv7_generate() and the SQL ksuid_generate() of the
+// domains' install, each 1,000,000 times in one statement.
+func BenchmarkPostgresExtensionGenerate(b *testing.B) {
+	ext, domains := benchExtension(b)
+	if _, err := ext.Exec(context.Background(), "CREATE SEQUENCE IF NOT EXISTS bench_seq"); err != nil {
+		b.Fatal(err)
+	}
+	count := func(pool *pgxpool.Pool, expr string) func() float64 {
+		return func() float64 {
+			return rate(b, pool, extRows, fmt.Sprintf("SELECT count(%s) FROM generate_series(1, %d)", expr, extRows))
+		}
+	}
+	nextval := count(ext, "nextval('bench_seq')")
+	for _, tc := range []struct {
+		name string
+		f    func() float64
+	}{
+		{"ksuid_generate-C", count(ext, "ksuid_generate()")},
+		{"uuidv7_generate-C", count(ext, "uuidv7_generate()")},
+		{"gen_random_uuid", count(ext, "gen_random_uuid()")},
+		{"ksuid_generate-SQL", count(domains, "ksuid_generate()")},
+	} {
+		b.Run(tc.name+"-vs-nextval", func(b *testing.B) { pairedRates(b, tc.name, "nextval", tc.f, nextval) })
+	}
+}
+
+// BenchmarkPostgresExtensionText: id::text over 1,000,000 stored KSUIDs
+// (the extension's output function) against the same over 1,000,000
+// stored uuids, and the domains' ksuid_to_text for reference.
+func BenchmarkPostgresExtensionText(b *testing.B) {
+	ext, domains := benchExtension(b)
+	ctx := context.Background()
+	for _, sql := range []string{
+		fmt.Sprintf("CREATE TABLE IF NOT EXISTS bench_text_ksuid AS SELECT ksuid_generate() AS id FROM generate_series(1, %d)", extRows),
+		fmt.Sprintf("CREATE TABLE IF NOT EXISTS bench_text_uuid AS SELECT gen_random_uuid() AS id FROM generate_series(1, %d)", extRows),
+		"VACUUM ANALYZE bench_text_ksuid", "VACUUM ANALYZE bench_text_uuid",
+	} {
+		if _, err := ext.Exec(ctx, sql); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := domains.Exec(ctx, fmt.Sprintf("CREATE TABLE IF NOT EXISTS bench_text_ksuid AS SELECT ksuid_generate() AS id FROM generate_series(1, %d)", extRows)); err != nil {
+		b.Fatal(err)
+	}
+	uuidText := func() float64 { return rate(b, ext, extRows, "SELECT count(id::text) FROM bench_text_uuid") }
+	b.Run("ksuid-vs-uuid", func(b *testing.B) {
+		pairedRates(b, "ksuid-text", "uuid-text", func() float64 { return rate(b, ext, extRows, "SELECT count(id::text) FROM bench_text_ksuid") }, uuidText)
+	})
+	b.Run("domain-ksuid_to_text-vs-uuid", func(b *testing.B) {
+		pairedRates(b, "domain-text", "uuid-text", func() float64 {
+			return rate(b, domains, extRows/10, "SELECT count(ksuid_to_text(id)) FROM (SELECT id FROM bench_text_ksuid LIMIT $1) s", extRows/10)
+		}, uuidText)
+	})
+}
+
+// BenchmarkPostgresExtensionInsert: INSERT ... SELECT of 1,000,000 rows
+// into a table keyed by ksuid DEFAULT ksuid_generate() against one keyed
+// by bigserial, and gen_random_uuid() and the domain's SQL default for
+// reference; each table is new, with autovacuum off, after a checkpoint.
+func BenchmarkPostgresExtensionInsert(b *testing.B) {
+	ext, domains := benchExtension(b)
+	load := func(pool *pgxpool.Pool, key string) func() float64 {
+		return func() float64 {
+			ctx := context.Background()
+			table := "bench_" + fmt.Sprint(time.Now().UnixNano())
+			if _, err := pool.Exec(ctx, "CREATE TABLE "+table+" (id "+key+" PRIMARY KEY, n int) WITH (autovacuum_enabled = false)"); err != nil {
+				b.Fatal(err)
+			}
+			defer pool.Exec(ctx, "DROP TABLE "+table)
+			if _, err := pool.Exec(ctx, "CHECKPOINT"); err != nil {
+				b.Fatal(err)
+			}
+			return rate(b, pool, extRows, fmt.Sprintf("INSERT INTO %s (n) SELECT g FROM generate_series(1, %d) g", table, extRows))
+		}
+	}
+	bigserial := load(ext, "bigserial")
+	for _, tc := range []struct {
+		name string
+		f    func() float64
+	}{
+		{"ksuid-C-default", load(ext, "ksuid DEFAULT ksuid_generate()")},
+		{"uuid-gen_random_uuid", load(ext, "uuid DEFAULT gen_random_uuid()")},
+		{"ksuid-domain-SQL-default", load(domains, "ksuid DEFAULT ksuid_generate()")},
+	} {
+		b.Run(tc.name+"-vs-bigserial", func(b *testing.B) { pairedRates(b, tc.name, "bigserial", tc.f, bigserial) })
+	}
+}
+
+// BenchmarkPostgresExtensionCopy: pgx.CopyFrom of 1,000,000 monotonic
+// KSUIDs made by the client into the extension's type against the same
+// into the domain, and against client UUIDv7s into uuid; it logs the
+// primary key's index size of each. Then 10,000 lookups by ID on each
+// table, one query each (the type against the domain).
+func BenchmarkPostgresExtensionCopy(b *testing.B) {
+	ext, domains := benchExtension(b)
+	g := ksuid.NewGenerator(ksuid.WithMonotonic())
+	ids := make([]ksuid.KSUID, extRows)
+	for i := range ids {
+		ids[i] = must(g.New())
+	}
+	v7 := make([]pgtype.UUID, extRows)
+	for i := range v7 {
+		v7[i] = pgtype.UUID{Bytes: uuid.Must(uuid.NewV7()), Valid: true}
+	}
+	sizes := map[string]int64{}
+	var mu sync.Mutex
+	load := func(pool *pgxpool.Pool, name, column string, value func(int) any) func() float64 {
+		return func() float64 {
+			ctx := context.Background()
+			table := "bench_copy_" + name
+			pool.Exec(ctx, "DROP TABLE IF EXISTS "+table)
+			if _, err := pool.Exec(ctx, "CREATE TABLE "+table+" (id "+column+" PRIMARY KEY) WITH (autovacuum_enabled = false)"); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := pool.Exec(ctx, "CHECKPOINT"); err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			n, err := pool.CopyFrom(ctx, pgx.Identifier{table}, []string{"id"},
+				pgx.CopyFromSlice(extRows, func(i int) ([]any, error) { return []any{value(i)}, nil }))
+			took := time.Since(start)
+			if err != nil || n != extRows {
+				b.Fatalf("COPY into %s: %d rows, %v", column, n, err)
+			}
+			var size int64
+			if err := pool.QueryRow(ctx, "SELECT pg_relation_size('"+table+"_pkey')").Scan(&size); err != nil {
+				b.Fatal(err)
+			}
+			mu.Lock()
+			sizes[name] = size
+			mu.Unlock()
+			return float64(extRows) / took.Seconds()
+		}
+	}
+	typ := load(ext, "type", "ksuid", func(i int) any { return ids[i] })
+	b.Run("type-vs-domain", func(b *testing.B) {
+		pairedRates(b, "ksuid-type", "ksuid-domain", typ, load(domains, "domain", "ksuid", func(i int) any { return ids[i] }))
+	})
+	b.Run("type-vs-uuidv7", func(b *testing.B) {
+		pairedRates(b, "ksuid-type", "uuidv7-uuid", typ, load(ext, "uuid", "uuid", func(i int) any { return v7[i] }))
+	})
+	b.Logf("primary key index bytes after 1,000,000 rows: type %d, domain %d, uuid %d", sizes["type"], sizes["domain"], sizes["uuid"])
+	b.Run("lookups-type-vs-domain", func(b *testing.B) {
+		lookups := func(pool *pgxpool.Pool, table string) func() float64 {
+			return func() float64 {
+				ctx := context.Background()
+				start := time.Now()
+				for i := range 10_000 {
+					var found ksuid.KSUID
+					if err := pool.QueryRow(ctx, "SELECT id FROM "+table+" WHERE id = $1", ids[i*97]).Scan(&found); err != nil || found != ids[i*97] {
+						b.Fatalf("lookup in %s: %s (%v)", table, found, err)
+					}
+				}
+				return 10_000 / time.Since(start).Seconds()
+			}
+		}
+		for _, pool := range []*pgxpool.Pool{ext, domains} {
+			pool.Exec(context.Background(), "VACUUM ANALYZE bench_copy_type")
+			pool.Exec(context.Background(), "VACUUM ANALYZE bench_copy_domain")
+		}
+		pairedRates(b, "type-lookups", "domain-lookups", lookups(ext, "bench_copy_type"), lookups(domains, "bench_copy_domain"))
+	})
+}
+
+// BenchmarkPostgresExtensionConvert: the time `sortid sql to-extension`
+// takes to convert a table of 1,000,000 rows keyed by the ksuid domain,
+// with a second ksuid column under an index of its own, in a database of
+// its own each round (5 rounds; the median, smallest and largest).
+func BenchmarkPostgresExtensionConvert(b *testing.B) {
+	benchExtension(b)
+	ctx := context.Background()
+	script, err := pgsql.ScriptForOneQuery("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		var took []float64
+		for round := range 5 {
+			admin, err := pgx.Connect(ctx, extURL)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, sql := range []string{"DROP DATABASE IF EXISTS bench_convert WITH (FORCE)", "CREATE DATABASE bench_convert"} {
+				if _, err := admin.Exec(ctx, sql); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cfg, err := pgx.ParseConfig(extURL)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cfg.Database = "bench_convert"
+			conn, err := pgx.ConnectConfig(ctx, cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, sql := range []string{script,
+				"CREATE TABLE orders (id ksuid PRIMARY KEY DEFAULT ksuid_generate(), parent ksuid, n int)",
+				fmt.Sprintf("INSERT INTO orders (parent, n) SELECT ksuid_generate(), g FROM generate_series(1, %d) g", extRows),
+				"CREATE INDEX orders_parent ON orders (parent)", "VACUUM ANALYZE orders", "CHECKPOINT",
+			} {
+				if _, err := conn.Exec(ctx, sql); err != nil {
+					b.Fatal(err)
+				}
+			}
+			start := time.Now()
+			if _, err := conn.Exec(ctx, pgsql.ToExtension); err != nil {
+				b.Fatal(err)
+			}
+			took = append(took, time.Since(start).Seconds())
+			var typ string
+			if err := conn.QueryRow(ctx, "SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = 'orders'::regclass AND attname = 'id'").Scan(&typ); err != nil || typ != "ksuid" {
+				b.Fatalf("after the conversion the column is %q (%v)", typ, err)
+			}
+			b.Logf("round %d: converted %d rows in %.2f s", round+1, extRows, took[round])
+			conn.Close(ctx)
+			admin.Exec(ctx, "DROP DATABASE bench_convert WITH (FORCE)")
+			admin.Close(ctx)
+		}
+		slices.Sort(took)
+		b.ReportMetric(took[2], "s-median")
+		b.ReportMetric(took[0], "s-min")
+		b.ReportMetric(took[4], "s-max")
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
