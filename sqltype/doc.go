@@ -1,11 +1,22 @@
 // Package sqltype makes sortid's ID types native to pgx v5 and ships the
 // SQL that makes them native to PostgreSQL.
 //
-// The recommended column types are the domains ksuid (bytea of exactly 20
-// bytes) and objectid (12 bytes), which InstallSQL's script defines
-// together with SQL functions to make and read IDs (ksuid_generate,
-// ksuid_to_text, ksuid_time, ...). Install them once, then register on
-// every connection:
+// Where the server can load a C extension, the column types are the
+// sortid extension's ksuid and objectid (CREATE EXTENSION sortid, built
+// from extension/ in sortid's source): real types whose input function
+// reads the text form, so that a psql literal or a Go string finds its
+// row with every operator. AfterConnect registers them (raw bytes in
+// binary format) and, on such a database, sends an ID whose parameter
+// type pgx does not know (QueryExecModeExec, the simple protocol) as its
+// text form, which the types read. A slice of IDs needs AfterConnect:
+// without it pgx knows neither the types' arrays nor the ID slices.
+//
+// Elsewhere (managed services that load no new C extension) the column
+// types are the domains ksuid (bytea of exactly 20 bytes) and objectid
+// (12 bytes), which InstallSQL's script defines together with SQL
+// functions to make and read IDs (ksuid_generate, ksuid_to_text,
+// ksuid_time, ...); one database has one or the other. Install them once,
+// then register on every connection:
 //
 //	sqltype.Install(ctx, conn, "") // or: sortid sql | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
 //	cfg.AfterConnect = sqltype.AfterConnect   // pgxpool.Config
@@ -24,7 +35,8 @@
 //
 // # Query modes where pgx cannot know the column type
 //
-// In QueryExecModeExec and the simple protocol (PgBouncer in transaction
+// This section is about the domains; with the extension's types an ID
+// goes as its text form there (see above). In QueryExecModeExec and the simple protocol (PgBouncer in transaction
 // mode, default_query_exec_mode=exec) pgx sends every parameter untyped,
 // and PostgreSQL types it by the column it meets. No one form of an ID is
 // right for every column: the text form is the right one for a text

@@ -37,9 +37,11 @@ func register(m *pgtype.Map, untyped pgtype.Codec) {
 }
 
 // AfterConnect registers the ID types on a new connection, and the
-// domains ksuid and objectid of InstallSQL where the database has them (in
-// any schema), so that values of those domains go in and come out as raw
-// bytes in binary format. It has the signature pgx wants for a hook, so one
+// database's ksuid and objectid types where it has them (in any schema):
+// the sortid extension's, or the domains of InstallSQL, so that their
+// values go in and come out as raw bytes in binary format. Where the
+// database has the extension's types, an ID whose parameter type pgx does
+// not know goes as its text form, which they read (see the package doc). It has the signature pgx wants for a hook, so one
 // line does it for a pool,
 //
 //	cfg.AfterConnect = sqltype.AfterConnect
