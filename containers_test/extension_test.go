@@ -804,9 +804,11 @@ func pg15Database(t *testing.T, ctx context.Context, name string) *pgxpool.Pool 
 // the ksuid domain with an array column, a table whose foreign key points
 // at it with a secondary index, a table partitioned by day with
 // `sortid sql partitions` (a foreign key, a grant), and a GORM table.
-// Afterwards every row is found by its ID, by the text form in SQL and by
-// window; the foreign keys hold; the partitions take new rows and their
-// retention still drops; GORM migrates and finds its rows.
+// A writer keeps inserting beside it. Afterwards every row is found by its
+// ID, by the text form in SQL and by window, every insert the writer was
+// told succeeded among them; the foreign keys hold; the partitions take
+// new rows and their retention still drops; GORM migrates and finds its
+// rows.
 func TestExtensionFromDomains(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
@@ -864,6 +866,49 @@ func TestExtensionFromDomains(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A writer beside the conversion, as an application would keep
+	// running: each insert it was told succeeded must be there after;
+	// the others must have failed loudly. Once the conversion is done its
+	// pool reconnects (pool.Reset, as docs/postgresql.md says), and it
+	// must write again.
+	const writerMark = 1_000_000 // customer numbers of the writer's rows
+	var (
+		acked      []ksuid.KSUID
+		failures   int
+		afterReset = make(chan struct{})
+		wroteAgain = make(chan struct{}) // 20 inserts after the reset
+		stopWriter = make(chan struct{})
+		writerDone = make(chan struct{})
+	)
+	go func() {
+		defer close(writerDone)
+		okAfterReset := 0
+		for i := 0; ; i++ {
+			select {
+			case <-stopWriter:
+				return
+			default:
+			}
+			id := ksuid.New()
+			if _, err := pool.Exec(ctx, "INSERT INTO orders (id, customer) VALUES ($1, $2)", id, writerMark+i); err != nil {
+				failures++
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
+			acked = append(acked, id)
+			select {
+			case <-afterReset:
+				if okAfterReset++; okAfterReset == 20 {
+					close(wroteAgain)
+					<-stopWriter
+					return
+				}
+			default:
+			}
+		}
+	}()
+	time.Sleep(50 * time.Millisecond)
+
 	// The conversion, as a user runs it.
 	c := servers.pgExtConfig.ConnConfig
 	url := fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", c.User, c.Password, c.Host, c.Port, name)
@@ -873,6 +918,14 @@ func TestExtensionFromDomains(t *testing.T) {
 		t.Fatalf("sortid sql to-extension | psql: %v\n%s", err, out)
 	}
 	pool.Reset()
+	close(afterReset)
+	select {
+	case <-wroteAgain:
+	case <-time.After(30 * time.Second):
+		t.Error("the writer did not write again within 30 s of the conversion")
+	}
+	close(stopWriter)
+	<-writerDone
 
 	var types string
 	if err := pool.QueryRow(ctx, `SELECT string_agg(c.relname || '.' || a.attname || ':' || format_type(a.atttypid, NULL), ',' ORDER BY c.relname, a.attname)
@@ -914,6 +967,14 @@ func TestExtensionFromDomains(t *testing.T) {
 	if err := pool.QueryRow(ctx, "SELECT count(*) FROM orders WHERE id = related[1]").Scan(&related); err != nil || related != n {
 		t.Errorf("array column: %d of %d (%v)", related, n, err)
 	}
+	var written int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM orders WHERE customer >= $1", writerMark).Scan(&written); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM orders WHERE id = ANY($1)", acked).Scan(&found); err != nil || found != len(acked) || written != len(acked) {
+		t.Errorf("the writer beside the conversion: %d inserts acknowledged, %d of them found, %d rows written (%v)", len(acked), found, written, err)
+	}
+	t.Logf("the writer beside the conversion: %d inserts acknowledged, %d failed with an error", len(acked), failures)
 	// The constraints are back and hold; the default is the C generator.
 	if _, err := pool.Exec(ctx, "INSERT INTO items VALUES ('ffffffffffffffffffffffff', $1, 0)", ksuid.New()); err == nil {
 		t.Error("an item of an unknown order was inserted: the foreign key is gone")

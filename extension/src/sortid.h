@@ -20,10 +20,11 @@ extern void sortid_clock(int64 *sec, int32 *nsec);
 /*
  * Reports a text input error for a value of type typname (invalid_text_
  * representation): the value, at most 64 bytes of it, and what was
- * expected.
+ * expected. It does not return. (It is not declared noreturn: the
+ * attribute's macro changed name in PostgreSQL 18, and no caller needs it.)
  */
 extern void sortid_text_error(const char *typname, const char *src, size_t len,
-							  IdTextResult result, long bad, const char *expected) pg_attribute_noreturn();
+							  IdTextResult result, long bad, const char *expected);
 
 /* Seconds since 1970 of a timestamptz, rounded down; an error if infinite. */
 extern int64 sortid_unix_seconds(TimestampTz t, const char *caller);
