@@ -45,7 +45,14 @@ DECLARE
 	new_array text;
 	i int;
 BEGIN
-	PERFORM pg_advisory_xact_lock(hashtext('sortid install'));
+	PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('sortid install'));
+	-- The session's settings do not change what is read and written
+	-- back: bounds print as \x hex (which the types read), literals
+	-- as standard strings, and names qualified, from the catalog's own
+	-- functions only.
+	PERFORM pg_catalog.set_config('bytea_output', 'hex', true);
+	PERFORM pg_catalog.set_config('standard_conforming_strings', 'on', true);
+	PERFORM pg_catalog.set_config('search_path', 'pg_catalog', true);
 	IF EXISTS (SELECT FROM pg_extension WHERE extname = 'sortid') THEN
 		RAISE EXCEPTION 'sortid: this database has the sortid extension already; nothing to convert';
 	END IF;
