@@ -48,9 +48,11 @@ func extTable(t *testing.T, ctx context.Context, columns string) string {
 // TestExtensionReadMatrix is the read matrix on the extension's types:
 // every path, parameter form and operation finds the right rows, the Go
 // string and the literal (bun) included. The only errors allowed are the
-// two the docs name for slices of IDs without the hook: pgx cannot encode
-// a slice of an ID type without it (it knows neither the types' arrays nor
-// the Go slices), and bun writes a Go slice as JSON.
+// ones the docs name: without the hook pgx cannot encode a slice of an ID
+// type (it knows neither the types' arrays nor the Go slices) and bun
+// writes a Go slice as JSON; and AfterConnect refuses an ID value in
+// pgx's untyped modes (exec, simple protocol), where AfterConnectBytea or
+// a string is the documented way.
 func TestExtensionReadMatrix(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
@@ -95,6 +97,14 @@ func TestExtensionReadMatrix(t *testing.T) {
 								counts["loud, a slice without the hook (documented)"]++
 								continue
 							}
+							// AfterConnect refuses an ID value where pgx
+							// sends it untyped: a plain bytea column would
+							// misread its text form. Behind PgBouncer the
+							// docs say AfterConnectBytea, or a string.
+							if strings.HasPrefix(p.name, "pgx AfterConnect ") && p.untyped && errors.Is(err, sqltype.ErrUntypedParameter) {
+								counts["loud, an ID value untyped under AfterConnect (documented)"]++
+								continue
+							}
 							counts["loud"]++
 							t.Errorf("loud: %s: %v", where, err)
 						case !slices.Equal(got, want):
@@ -114,8 +124,10 @@ func TestExtensionReadMatrix(t *testing.T) {
 	for _, k := range sortedKeys(counts) {
 		t.Logf("%6d %s", counts[k], k)
 	}
-	if counts["correct"] < 2*2*len(paths)*len(paramForms)*len(readOps())*9/10 {
-		t.Errorf("only %d cells correct", counts["correct"])
+	// Every cell was run and classified: none skipped.
+	if total := 2 * 2 * len(paths) * len(paramForms) * len(readOps()); counts["correct"]+
+		counts["loud, a slice without the hook (documented)"]+counts["loud, an ID value untyped under AfterConnect (documented)"] != total {
+		t.Errorf("%v: not the %d cells of the matrix", counts, total)
 	}
 }
 

@@ -6,10 +6,11 @@
 // from extension/ in sortid's source): real types whose input function
 // reads the text form, so that a psql literal or a Go string finds its
 // row with every operator. AfterConnect registers them (raw bytes in
-// binary format) and, on such a database, sends an ID whose parameter
-// type pgx does not know (QueryExecModeExec, the simple protocol) as its
-// text form, which the types read. A slice of IDs needs AfterConnect:
-// without it pgx knows neither the types' arrays nor the ID slices.
+// binary format). A slice of IDs needs AfterConnect: without it pgx knows
+// neither the types' arrays nor the ID slices. In QueryExecModeExec and
+// the simple protocol (PgBouncer) the rules below hold as for the
+// domains: AfterConnect refuses an ID value there, and AfterConnectBytea
+// sends its \x form, which the types read too.
 //
 // Elsewhere (managed services that load no new C extension) the column
 // types are the domains ksuid (bytea of exactly 20 bytes) and objectid
@@ -35,8 +36,7 @@
 //
 // # Query modes where pgx cannot know the column type
 //
-// This section is about the domains; with the extension's types an ID
-// goes as its text form there (see above). In QueryExecModeExec and the simple protocol (PgBouncer in transaction
+// In QueryExecModeExec and the simple protocol (PgBouncer in transaction
 // mode, default_query_exec_mode=exec) pgx sends every parameter untyped,
 // and PostgreSQL types it by the column it meets. No one form of an ID is
 // right for every column: the text form is the right one for a text

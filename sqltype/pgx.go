@@ -3,7 +3,6 @@ package sqltype
 import (
 	"context"
 	"fmt"
-	"reflect"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -39,9 +38,7 @@ func register(m *pgtype.Map, untyped pgtype.Codec) {
 // AfterConnect registers the ID types on a new connection, and the
 // database's ksuid and objectid types where it has them (in any schema):
 // the sortid extension's, or the domains of InstallSQL, so that their
-// values go in and come out as raw bytes in binary format. Where the
-// database has the extension's types, an ID whose parameter type pgx does
-// not know goes as its text form, which they read (see the package doc). It has the signature pgx wants for a hook, so one
+// values go in and come out as raw bytes in binary format. It has the signature pgx wants for a hook, so one
 // line does it for a pool,
 //
 //	cfg.AfterConnect = sqltype.AfterConnect
@@ -55,7 +52,7 @@ func register(m *pgtype.Map, untyped pgtype.Codec) {
 // AfterConnectThen.
 func AfterConnect(ctx context.Context, conn *pgx.Conn) error {
 	Register(conn.TypeMap())
-	return registerTypes(ctx, conn, true)
+	return registerTypes(ctx, conn)
 }
 
 // AfterConnectThen returns a hook that runs AfterConnect and then next
@@ -80,12 +77,12 @@ func AfterConnectThen(next func(context.Context, *pgx.Conn) error) func(context.
 // their own codec; arrays of each too. Without this pgx does not know
 // their OIDs and sends the text form, which the domains' CHECK refuses.
 //
-// Where the database has the extension's types and untypedText is true
-// (AfterConnect, not AfterConnectBytea), an ID whose parameter type pgx
-// does not know (QueryExecModeExec, the simple protocol) goes as its text
-// form, which the types read, instead of being refused: one install per
-// database means no domain is there to misread it.
-func registerTypes(ctx context.Context, conn *pgx.Conn, untypedText bool) error {
+// An ID whose parameter type pgx does not know (QueryExecModeExec, the
+// simple protocol) is still refused where the database has the
+// extension: its text form would be right for the types and for text
+// columns, but a plain bytea column (one GORM made before the extension
+// came, say) would read it as 27 other bytes and match the wrong rows.
+func registerTypes(ctx context.Context, conn *pgx.Conn) error {
 	rows, err := conn.Query(ctx, `SELECT t.oid, t.typname, t.typarray, n.nspname, t.typtype = 'b' FROM pg_type t
 		JOIN pg_namespace n ON n.oid = t.typnamespace
 		WHERE t.typname IN ('ksuid', 'objectid') AND (t.typtype = 'd' AND t.typbasetype = 'bytea'::regtype
@@ -121,17 +118,8 @@ func registerTypes(ctx context.Context, conn *pgx.Conn, untypedText bool) error 
 		}
 		t := &pgtype.Type{Name: f.schema + "." + f.name, OID: f.oid, Codec: codec}
 		m.RegisterType(t)
-		arrayName := f.schema + "._" + f.name
 		if f.array != 0 {
-			m.RegisterType(&pgtype.Type{Name: arrayName, OID: f.array, Codec: &pgtype.ArrayCodec{ElementType: t}})
-		}
-		if f.base && untypedText {
-			for _, goType := range []reflect.Type{kind.Type, reflect.PointerTo(kind.Type), kind.Null} {
-				m.RegisterDefaultPgType(reflect.Zero(goType).Interface(), t.Name)
-				if f.array != 0 {
-					m.RegisterDefaultPgType(reflect.Zero(reflect.SliceOf(goType)).Interface(), arrayName)
-				}
-			}
+			m.RegisterType(&pgtype.Type{Name: f.schema + "._" + f.name, OID: f.array, Codec: &pgtype.ArrayCodec{ElementType: t}})
 		}
 	}
 	return nil

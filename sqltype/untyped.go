@@ -102,5 +102,5 @@ func RegisterBytea(m *pgtype.Map) {
 //	cfg.AfterConnect = sqltype.AfterConnectBytea
 func AfterConnectBytea(ctx context.Context, conn *pgx.Conn) error {
 	RegisterBytea(conn.TypeMap())
-	return registerTypes(ctx, conn, false)
+	return registerTypes(ctx, conn)
 }
