@@ -125,7 +125,7 @@ make -s -C extension check-idtext || status=1
 step tests without the race detector
 # Allocation counts (the race detector makes sync.Pool drop items on
 # purpose) and the 2^24-ID command test (too slow under it).
-$GO test -count=1 -run 'NoAllocs|NeverRepeat' ./ksuid ./objectid ./uuidv7 ./cmd/sortid || status=1
+$GO test -count=1 -run 'NoAllocs|NeverRepeat' ./ksuid ./objectid ./uuidv7 ./sqltype ./cmd/sortid || status=1
 step "ID packages on GOARCH=386 (under qemu-i386)"
 # The clock is read differently on linux/amd64 and elsewhere; both must
 # behave the same, in and out of a testing/synctest bubble. This kernel

@@ -30,23 +30,26 @@ func (extensionCodec) PreferredFormat() int16 { return pgtype.BinaryFormatCode }
 func (c extensionCodec) PlanEncode(m *pgtype.Map, oid uint32, format int16, value any) pgtype.EncodePlan {
 	switch value.(type) {
 	case []byte, string:
-		return extensionEncodePlan{c.kind, format}
+		return &extensionEncodePlan{kind: c.kind, format: format}
 	}
 	var probe idBytes
 	if !probe.set(value) {
 		return nil
 	}
-	return extensionEncodePlan{c.kind, format}
+	return &extensionEncodePlan{kind: c.kind, format: format}
 }
 
+// extensionEncodePlan encodes for one of the extension's types. Like the
+// other plans it keeps an idBytes and refills it for every value, so that
+// an ID in binary format allocates nothing.
 type extensionEncodePlan struct {
 	kind   *idkind.Kind
 	format int16
+	v      idBytes
 }
 
-func (p extensionEncodePlan) Encode(value any, buf []byte) ([]byte, error) {
+func (p *extensionEncodePlan) Encode(value any, buf []byte) ([]byte, error) {
 	var raw []byte
-	var v idBytes
 	switch value := value.(type) {
 	case []byte:
 		if value == nil {
@@ -63,14 +66,14 @@ func (p extensionEncodePlan) Encode(value any, buf []byte) ([]byte, error) {
 		}
 		raw = b
 	default:
-		v.set(value)
-		if v.null {
+		p.v.set(value)
+		if p.v.null {
 			return nil, nil
 		}
-		if v.kind != p.kind {
+		if p.v.kind != p.kind {
 			return nil, fmt.Errorf("sqltype: a %T for a %s column, which holds %s IDs", value, p.kind.PGType, p.kind.Name)
 		}
-		raw = v.buf[:v.n]
+		raw = p.v.buf[:p.v.n]
 	}
 	if p.format == pgtype.BinaryFormatCode {
 		return append(buf, raw...), nil
