@@ -358,7 +358,8 @@ func randomText(r *rand.Rand, valid func() string) string {
 // against the Go packages, over 100,000 inputs each: text out and in
 // (both input functions), binary out and in, the time, the bounds of a
 // second, and 100,000 near-miss strings for each parser, which C and Go
-// must accept and refuse alike; and the UUIDv7 functions.
+// must accept and refuse alike; ObjectIDs' text and time; and the UUIDv7
+// functions.
 func TestExtensionMatchesGo(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
@@ -400,6 +401,30 @@ func TestExtensionMatchesGo(t *testing.T) {
 		if g.out != texts[i] || !bytes.Equal(g.fromText, raw[i]) || !bytes.Equal(g.in, raw[i]) || g.sec != id.Time().Unix() {
 			if mismatches++; mismatches < 10 {
 				t.Errorf("%x: C says %s, %x, %x, %d; Go %s, %d", raw[i], g.out, g.fromText, g.in, g.sec, texts[i], id.Time().Unix())
+			}
+		}
+	}
+
+	// ObjectIDs: the first 12 bytes of each, out and in as text, and
+	// their time.
+	oids := mapAll(toAnyBytes(raw), func(v any) []byte { return v.([]byte)[:objectid.Size] })
+	oidRows, err := conn.Query(ctx, `SELECT o::text, objectid_from_text(o::text)::bytea, extract(epoch FROM objectid_time(o))::bigint
+		FROM unnest($1::bytea[]) WITH ORDINALITY AS u(b, i), LATERAL (SELECT b::objectid AS o) x ORDER BY i`, oids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oidGot, err := pgx.CollectRows(oidRows, func(r pgx.CollectableRow) (g row, err error) {
+		err = r.Scan(&g.out, &g.fromText, &g.sec)
+		return g, err
+	})
+	if err != nil || len(oidGot) != n {
+		t.Fatalf("%d rows, %v", len(oidGot), err)
+	}
+	for i, g := range oidGot {
+		id := objectid.ObjectID(oids[i])
+		if g.out != id.String() || !bytes.Equal(g.fromText, oids[i]) || g.sec != id.Time().Unix() {
+			if mismatches++; mismatches < 10 {
+				t.Errorf("%x: C says %s, %x, %d; Go %s, %d", oids[i], g.out, g.fromText, g.sec, id, id.Time().Unix())
 			}
 		}
 	}
@@ -562,7 +587,8 @@ func parseOrHex[T interface{ Bytes() []byte }](s string, size int, parse func(st
 
 // TestExtensionGenerate: 8 sessions each make 100,000 KSUIDs with
 // ksuid_generate() at once: none repeats, each session's are strictly
-// increasing, and each is dated by the clock. uuidv7_generate() is
+// increasing, and each is dated by the clock; IDs made in SQL and by Go's
+// ksuid.New one after the other sort in that order. uuidv7_generate() is
 // strictly increasing within a session too.
 func TestExtensionGenerate(t *testing.T) {
 	needServers(t)
@@ -607,6 +633,22 @@ func TestExtensionGenerate(t *testing.T) {
 			if at := id.Time(); at.Before(before.Truncate(time.Second)) || at.After(after) {
 				t.Fatalf("session %d: %s is dated %s, outside %s..%s", s, id, at, before, after)
 			}
+		}
+	}
+	// Laid out as Go's ksuid.New: the fraction of the second follows
+	// the clock, so IDs made in SQL and in Go, one after the other,
+	// sort in the order they were made.
+	for range 100 {
+		var before, after ksuid.KSUID
+		if err := servers.pgExt.QueryRow(ctx, "SELECT ksuid_generate()").Scan(&before); err != nil {
+			t.Fatal(err)
+		}
+		between := ksuid.New()
+		if err := servers.pgExt.QueryRow(ctx, "SELECT ksuid_generate()").Scan(&after); err != nil {
+			t.Fatal(err)
+		}
+		if before.Compare(between) >= 0 || between.Compare(after) >= 0 {
+			t.Fatalf("made in this order: %s (SQL), %s (Go), %s (SQL); they sort otherwise", before, between, after)
 		}
 	}
 	uuids, err := pgx.CollectRows(must(servers.pgExt.Query(ctx, "SELECT uuidv7_generate() FROM generate_series(1, 100000) ORDER BY generate_series")),
