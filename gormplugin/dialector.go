@@ -188,18 +188,18 @@ func (m migrator) AddColumn(value any, name string) error {
 	return m.addLengthChecks(value, &name)
 }
 
-// MigrateColumn keeps AutoMigrate from changing the type of an existing
-// ID column on PostgreSQL. Where the domains or the extension are
-// installed, a domain column (which PostgreSQL reports as bytea) and a
-// bytea one keep their type (converting a bytea column to the
-// extension's type is a table rewrite, for the user to run: see
-// docs/postgresql.md); a bytea column gets its length check. GORM would convert a text ID column with
-// a cast that turns each 27-character text into 27 bytes, a second format
-// that lookups by ID miss; and the plugin sends IDs to PostgreSQL as
-// bytes, which a text column would not find. So an untagged text ID
-// column is an error that names the column and the fix (or, under a
-// collation that misorders IDs, ErrMisorderingColumn); with
-// WithTextIDColumns one under a bytewise collation is kept.
+// MigrateColumn keeps AutoMigrate from changing the type of an existing ID
+// column on PostgreSQL. Where the domains or the extension are installed,
+// a domain column (which PostgreSQL reports as bytea) and a bytea one keep
+// their type (converting a bytea column to the extension's type is a table
+// rewrite, for the user to run: see docs/postgresql.md); a bytea column
+// gets its length check. GORM would convert a text ID column with a cast
+// that turns each 27-character text into 27 bytes, a second format that
+// lookups by ID miss; and the plugin sends IDs to PostgreSQL as bytes,
+// which a text column would not find. So an untagged text ID column is an
+// error that names the column and the fix (or, under a collation that
+// misorders IDs, ErrMisorderingColumn); with WithTextIDColumns one under a
+// bytewise collation is kept.
 func (m migrator) MigrateColumn(value any, field *schema.Field, columnType gorm.ColumnType) error {
 	defer m.forgetColumns()
 	if !m.ownsPostgresColumn(field) {

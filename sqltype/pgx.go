@@ -38,8 +38,8 @@ func register(m *pgtype.Map, untyped pgtype.Codec) {
 // AfterConnect registers the ID types on a new connection, and the
 // database's ksuid and objectid types where it has them (in any schema):
 // the sortid extension's, or the domains of InstallSQL, so that their
-// values go in and come out as raw bytes in binary format. It has the signature pgx wants for a hook, so one
-// line does it for a pool,
+// values go in and come out as raw bytes in binary format. It has the
+// signature pgx wants for a hook, so one line does it for a pool,
 //
 //	cfg.AfterConnect = sqltype.AfterConnect
 //
