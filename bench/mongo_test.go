@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -67,7 +68,7 @@ func benchMongo(b *testing.B) *mongo.Client {
 }
 
 // mongoEvents fills a collection with n events, 100 per order, order_id
-// stored as binary (one form), with an index on order_id. It returns the
+// stored as the string (one form), with an index on order_id. It returns the
 // orders' IDs, oldest first, one hour apart.
 func mongoEvents(b *testing.B, coll *mongo.Collection, n int) []ksuid.KSUID {
 	ctx := context.Background()
@@ -118,9 +119,9 @@ func BenchmarkMongoFilters(b *testing.B) {
 		want   int
 	}{
 		{"eq/typed", bson.D{{Key: "order_id", Value: a}}, 100},
-		{"eq/both-forms", f.Eq(a), 100},
+		{"eq/both-forms", f.Eq(a).D(), 100},
 		{"window/typed", bson.D{{Key: "order_id", Value: bson.D{{Key: "$gte", Value: lo}, {Key: "$lte", Value: hi}}}}, 1000},
-		{"window/both-forms", f.Between(lo, hi), 1000},
+		{"window/both-forms", f.Between(lo, hi).D(), 1000},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			ctx := context.Background()
@@ -236,9 +237,9 @@ func BenchmarkMongoNormalize(b *testing.B) {
 				var batch []any
 				for i := range c.size {
 					id := ksuid.New()
-					var v any = id.String()
+					var v any = id
 					if i%every == 0 {
-						v = id
+						v = bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: id.Bytes()}
 					}
 					batch = append(batch, bson.D{{Key: "order_id", Value: v}, {Key: "n", Value: i}})
 					if len(batch) == 10000 || i == c.size-1 {
@@ -250,7 +251,7 @@ func BenchmarkMongoNormalize(b *testing.B) {
 				}
 				b.StartTimer()
 				start := time.Now()
-				n, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](ctx, coll, "order_id", bsoncodec.NormalizeOptions{})
+				n, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "order_id", bsoncodec.NormalizeOptions{})
 				took += time.Since(start)
 				if err != nil || n != int64(c.bin) {
 					b.Fatalf("rewrote %d, %v; want %d", n, err, c.bin)
@@ -259,5 +260,81 @@ func BenchmarkMongoNormalize(b *testing.B) {
 			}
 			b.ReportMetric(float64(rewritten)/took.Seconds(), "docs/s")
 		})
+	}
+}
+
+// BenchmarkMongoForms loads 1,000,000 events {order_id, n}, with an
+// index on order_id, in each form a KSUID field can hold: the string
+// every writer stores, and the binary of earlier versions, through
+// InsertMany in batches of 10,000. Each round loads both, one after the
+// other (which goes first alternates); it reports the median insert rate
+// of each and the ratio's median and range over 5 rounds, and logs the
+// collection's data and index bytes as collStats gives them.
+//
+//	cd bench && env $(../scripts/testenv.sh) go test -run '^$' -bench MongoForms -benchtime 1x -timeout 60m -v
+func BenchmarkMongoForms(b *testing.B) {
+	client := benchMongo(b)
+	ctx := context.Background()
+	const n = 1_000_000
+	orders := make([]ksuid.KSUID, n/100)
+	for i := range orders {
+		orders[i] = ksuid.New()
+	}
+	load := func(form string) float64 {
+		coll := client.Database("bench").Collection("forms_" + form)
+		if err := coll.Drop(ctx); err != nil {
+			b.Fatal(err)
+		}
+		defer coll.Drop(ctx)
+		if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "order_id", Value: 1}}}); err != nil {
+			b.Fatal(err)
+		}
+		batch := make([]any, 0, 10_000)
+		start := time.Now()
+		for i := range n {
+			id := orders[i%len(orders)]
+			var v any = id
+			if form == "binary" {
+				v = bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: id.Bytes()}
+			}
+			batch = append(batch, bson.D{{Key: "order_id", Value: v}, {Key: "n", Value: i}})
+			if len(batch) == cap(batch) {
+				if _, err := coll.InsertMany(ctx, batch); err != nil {
+					b.Fatal(err)
+				}
+				batch = batch[:0]
+			}
+		}
+		took := time.Since(start)
+		var stats struct {
+			Size           int64 `bson:"size"`
+			StorageSize    int64 `bson:"storageSize"`
+			TotalIndexSize int64 `bson:"totalIndexSize"`
+			Count          int64 `bson:"count"`
+		}
+		if err := client.Database("bench").RunCommand(ctx, bson.D{{Key: "collStats", Value: coll.Name()}}).Decode(&stats); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("%s: %d documents in %v; collStats size %d, storageSize %d, totalIndexSize %d",
+			form, stats.Count, took.Round(time.Millisecond), stats.Size, stats.StorageSize, stats.TotalIndexSize)
+		return float64(n) / took.Seconds()
+	}
+	for b.Loop() {
+		var strs, bins, ratios []float64
+		for round := range 5 {
+			var s, bin float64
+			if round%2 == 0 {
+				s, bin = load("string"), load("binary")
+			} else {
+				bin, s = load("binary"), load("string")
+			}
+			strs, bins, ratios = append(strs, s), append(bins, bin), append(ratios, s/bin)
+		}
+		median := func(xs []float64) float64 { s := slices.Clone(xs); slices.Sort(s); return s[len(s)/2] }
+		b.ReportMetric(median(strs), "string-docs/s")
+		b.ReportMetric(median(bins), "binary-docs/s")
+		b.ReportMetric(median(ratios), "ratio-median")
+		b.ReportMetric(slices.Min(ratios), "ratio-min")
+		b.ReportMetric(slices.Max(ratios), "ratio-max")
 	}
 }

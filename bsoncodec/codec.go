@@ -89,9 +89,9 @@ func (ksuidCodec) EncodeValue(_ bson.EncodeContext, vw bson.ValueWriter, val ref
 	return writeKSUID(vw, valueOf[ksuid.KSUID](val))
 }
 
-// writeKSUID writes id as 20 bytes of binary, subtype 0.
+// writeKSUID writes id as its 27-character text, the one stored form.
 func writeKSUID(vw bson.ValueWriter, id *ksuid.KSUID) error {
-	return vw.WriteBinaryWithSubtype(id[:], bson.TypeBinaryGeneric)
+	return vw.WriteString(id.String())
 }
 
 func (ksuidCodec) DecodeValue(dc bson.DecodeContext, vr bson.ValueReader, val reflect.Value) error {

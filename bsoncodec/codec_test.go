@@ -73,12 +73,12 @@ func TestSameBytesAsDriver(t *testing.T) {
 		if got := marshal(t, r.reg, oursObjectID{testObjectID, "x"}); !bytes.Equal(got, wantOID) {
 			t.Errorf("%s: ObjectID document\n got %x\nwant %x", r.name, got, wantOID)
 		}
-		if got := marshal(t, r.reg, oursKSUID{testKSUID}); !bytes.Equal(got, wantBin) {
-			t.Errorf("%s: KSUID document\n got %x\nwant %x (binary subtype 0)", r.name, got, wantBin)
+		if got := marshal(t, r.reg, oursKSUID{testKSUID}); !bytes.Equal(got, wantStr) {
+			t.Errorf("%s: KSUID document\n got %x\nwant %x (the text, a string)", r.name, got, wantStr)
 		}
 	}
-	if got := marshal(t, stringWriter(), oursKSUID{testKSUID}); !bytes.Equal(got, wantStr) {
-		t.Errorf("stringWriter: got %x, want %x", got, wantStr)
+	if got := marshal(t, binaryWriter(), oursKSUID{testKSUID}); !bytes.Equal(got, wantBin) {
+		t.Errorf("binaryWriter: got %x, want %x", got, wantBin)
 	}
 	// bson.Marshal with no registry at all uses the methods.
 	if got, err := bson.Marshal(oursObjectID{testObjectID, "x"}); err != nil || !bytes.Equal(got, wantOID) {
@@ -128,7 +128,7 @@ func TestRoundTrip(t *testing.T) {
 	regs := append(registries, struct {
 		name string
 		reg  *bson.Registry
-	}{"a writer of KSUIDs as strings", stringWriter()})
+	}{"older code writing KSUIDs as binary", binaryWriter()})
 	in := sample()
 	for _, w := range regs {
 		data := marshal(t, w.reg, in)
@@ -154,8 +154,8 @@ func TestNullsAreNull(t *testing.T) {
 				t.Errorf("%s: %s is BSON %s, want null", r.name, key, v.Type)
 			}
 		}
-		if v := raw.Lookup("zero"); v.Type != bson.TypeBinary {
-			t.Errorf("%s: the zero KSUID is BSON %s, want binary: it is a value, not null", r.name, v.Type)
+		if v := raw.Lookup("zero"); v.Type != bson.TypeString || v.StringValue() != "000000000000000000000000000" {
+			t.Errorf("%s: the zero KSUID is BSON %s, want its text: it is a value, not null", r.name, v.Type)
 		}
 	}
 }
@@ -172,7 +172,7 @@ func TestOmitEmpty(t *testing.T) {
 			t.Errorf("%s: zero IDs with omitempty gave %s, want {}", r.name, got)
 		}
 		full := bson.Raw(marshal(t, r.reg, doc{K: testKSUID, O: testObjectID}))
-		if full.Lookup("k").Type != bson.TypeBinary || full.Lookup("o").Type != bson.TypeObjectID {
+		if full.Lookup("k").Type != bson.TypeString || full.Lookup("o").Type != bson.TypeObjectID {
 			t.Errorf("%s: set IDs with omitempty gave %s", r.name, full)
 		}
 	}
@@ -221,7 +221,7 @@ func TestDecodeErrors(t *testing.T) {
 // with that of the driver's types, canonical and relaxed.
 func TestExtendedJSON(t *testing.T) {
 	ours := bson.D{{Key: "_id", Value: testObjectID}, {Key: "k", Value: testKSUID}}
-	drivers := bson.D{{Key: "_id", Value: bson.ObjectID(testObjectID)}, {Key: "k", Value: bson.Binary{Subtype: 0, Data: testKSUID.Bytes()}}}
+	drivers := bson.D{{Key: "_id", Value: bson.ObjectID(testObjectID)}, {Key: "k", Value: "0qjBBlJIfbVLKwnJn4xpLGDr00e"}}
 	for _, canonical := range []bool{true, false} {
 		got, err := bson.MarshalExtJSON(ours, canonical, false)
 		if err != nil {
@@ -241,13 +241,15 @@ func TestExtendedJSON(t *testing.T) {
 	}
 }
 
-// stringWriter is a registry that writes KSUIDs as strings, as another
-// service may: the other form that reading must accept.
-func stringWriter() *bson.Registry {
+// binaryWriter is a registry that writes KSUIDs as 20 bytes of binary,
+// subtype 0, as earlier versions of this package did: the history the
+// decoders still read.
+func binaryWriter() *bson.Registry {
 	reg := bsoncodec.NewRegistry()
 	reg.RegisterTypeEncoder(reflect.TypeFor[ksuid.KSUID](), bson.ValueEncoderFunc(
 		func(_ bson.EncodeContext, vw bson.ValueWriter, v reflect.Value) error {
-			return vw.WriteString(v.Interface().(ksuid.KSUID).String())
+			id := v.Interface().(ksuid.KSUID)
+			return vw.WriteBinaryWithSubtype(id[:], bson.TypeBinaryGeneric)
 		}))
 	return reg
 }

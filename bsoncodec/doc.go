@@ -1,14 +1,20 @@
 // Package bsoncodec stores sortid's ID types in MongoDB through the
-// official Go driver, go.mongodb.org/mongo-driver/v2, and queries fields
-// that hold KSUIDs in either of their stored forms.
+// official Go driver, go.mongodb.org/mongo-driver/v2, and queries and
+// rewrites fields whose history holds IDs in another form.
 //
 // An objectid.ObjectID is written as a BSON ObjectId, so the server and
-// every other driver see a normal ObjectId. A ksuid.KSUID is written as
-// BSON binary of subtype 0 holding its 20 bytes (compact, and in time
-// order, because MongoDB compares binary values by length, then subtype,
-// then bytes); a ksuid.StringKSUID as its 27-character text. The form
-// belongs to the field's type, so every writer keeps it. Decoding accepts
-// both forms into both types.
+// every other driver see a normal ObjectId. A ksuid.KSUID (and
+// ksuid.StringKSUID, now the same) is written as a BSON string holding its
+// 27-character text: the one form, whoever writes it (this registry, the
+// driver's default one, bson.Marshal, a bson.M, a $set, an upsert's
+// filter), and the form other languages' KSUID libraries store. So a
+// filter with the ksuid.KSUID a program holds, {order_id: id}, matches
+// what any of them wrote, and mongosh shows the ID as it appears in URLs
+// and logs. MongoDB's default (simple) collation compares strings by their
+// bytes, which for base62 is the KSUIDs' order, so they sort by time; a
+// locale collation on the collection or an index would not (see
+// CountKSUIDForms). Decoding also reads the binary form (20 bytes,
+// subtype 0) that earlier versions wrote.
 //
 // The ID types implement the driver's bson.ValueMarshaler and
 // bson.ValueUnmarshaler, so they work with the driver's default registry
@@ -18,13 +24,15 @@
 //	client, err := mongo.Connect(options.Client().ApplyURI(uri).
 //		SetRegistry(bsoncodec.NewRegistry()))
 //
-// # Collections that hold both forms
+// # Collections with history in another form
 //
-// A filter with a typed value matches only that type's form. Where a field
-// holds both (another service wrote strings, or the form changed), use
-// KSUIDField's filters and UpsertKSUID, count the forms with
-// CountKSUIDForms, and rewrite the field to one form with NormalizeKSUIDs.
-//
+// A field may still hold KSUIDs as binary (written by earlier versions, or
+// by segmentio/ksuid users) or ObjectIDs as hex strings (written by
+// another service). KSUIDField and ObjectIDField make filters that match
+// both forms (UpsertKSUID for upserts), CountKSUIDForms and
+// CountObjectIDForms count the forms, and NormalizeKSUIDs and
+// NormalizeObjectIDs rewrite the field to the stored form, resumably.
+
 // # Null and omitempty
 //
 // A nil *ksuid.KSUID or *objectid.ObjectID and an invalid ksuid.NullKSUID

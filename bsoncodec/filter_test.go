@@ -30,26 +30,91 @@ func TestKSUIDFieldFilters(t *testing.T) {
 	a := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
 	b := ksuid.MustParse("0qjBBuxNHdVhjq1T0ALXMT2LPP8")
 	f := bsoncodec.KSUIDField("o")
+	// The string clause, the stored form, first; binary, the history,
+	// second.
 	for _, tc := range []struct {
 		name   string
-		filter bson.D
+		filter bsoncodec.Filter
 		want   string
 	}{
-		{"Eq", f.Eq(a), `{"o":{"$in":[` + extA + `,` + strA + `]}}`},
-		{"Ne", f.Ne(a), `{"o":{"$nin":[` + extA + `,` + strA + `]}}`},
-		{"In", f.In(a, b), `{"o":{"$in":[` + extA + `,` + strA + `,` + extB + `,` + strB + `]}}`},
+		{"Eq", f.Eq(a), `{"o":{"$in":[` + strA + `,` + extA + `]}}`},
+		{"Ne", f.Ne(a), `{"o":{"$nin":[` + strA + `,` + extA + `]}}`},
+		{"In", f.In(a, b), `{"o":{"$in":[` + strA + `,` + extA + `,` + strB + `,` + extB + `]}}`},
 		{"In of none", f.In(), `{"o":{"$in":[]}}`},
-		{"Nin", f.Nin(a, b), `{"o":{"$nin":[` + extA + `,` + strA + `,` + extB + `,` + strB + `]}}`},
-		{"Gt", f.Gt(a), `{"$or":[{"o":{"$gt":` + extA + `,"$lte":` + extMax + `}},{"o":{"$gt":` + strA + `,"$lte":` + strMax + `,` + regex + `}}]}`},
-		{"Gte", f.Gte(a), `{"$or":[{"o":{"$gte":` + extA + `,"$lte":` + extMax + `}},{"o":{"$gte":` + strA + `,"$lte":` + strMax + `,` + regex + `}}]}`},
-		{"Lt", f.Lt(a), `{"$or":[{"o":{"$lt":` + extA + `,"$gte":` + extMin + `}},{"o":{"$lt":` + strA + `,"$gte":` + strMin + `,` + regex + `}}]}`},
-		{"Lte", f.Lte(a), `{"$or":[{"o":{"$lte":` + extA + `,"$gte":` + extMin + `}},{"o":{"$lte":` + strA + `,"$gte":` + strMin + `,` + regex + `}}]}`},
-		{"Between", f.Between(a, b), `{"$or":[{"o":{"$gte":` + extA + `,"$lte":` + extB + `}},{"o":{"$gte":` + strA + `,"$lte":` + strB + `,` + regex + `}}]}`},
+		{"Nin", f.Nin(a, b), `{"o":{"$nin":[` + strA + `,` + extA + `,` + strB + `,` + extB + `]}}`},
+		{"Gt", f.Gt(a), `{"$or":[{"o":{"$gt":` + strA + `,"$lte":` + strMax + `,` + regex + `}},{"o":{"$gt":` + extA + `,"$lte":` + extMax + `}}]}`},
+		{"Gte", f.Gte(a), `{"$or":[{"o":{"$gte":` + strA + `,"$lte":` + strMax + `,` + regex + `}},{"o":{"$gte":` + extA + `,"$lte":` + extMax + `}}]}`},
+		{"Lt", f.Lt(a), `{"$or":[{"o":{"$gte":` + strMin + `,"$lt":` + strA + `,` + regex + `}},{"o":{"$gte":` + extMin + `,"$lt":` + extA + `}}]}`},
+		{"Lte", f.Lte(a), `{"$or":[{"o":{"$gte":` + strMin + `,"$lte":` + strA + `,` + regex + `}},{"o":{"$gte":` + extMin + `,"$lte":` + extA + `}}]}`},
+		{"Between", f.Between(a, b), `{"$or":[{"o":{"$gte":` + strA + `,"$lte":` + strB + `,` + regex + `}},{"o":{"$gte":` + extA + `,"$lte":` + extB + `}}]}`},
 	} {
 		js, err := bson.MarshalExtJSON(tc.filter, false, false)
 		if err != nil || string(js) != tc.want {
 			t.Errorf("%s = %s, %v\nwant %s", tc.name, js, err, tc.want)
 		}
+	}
+}
+
+func TestObjectIDFieldFilters(t *testing.T) {
+	a := objectid.MustParse("60c468e6101bf215dc9fa835")
+	b := objectid.MustParse("60c468e7101bf215dc9fa836")
+	f := bsoncodec.ObjectIDField("o")
+	const (
+		oidA, hexA = `{"$oid":"60c468e6101bf215dc9fa835"}`, `"60c468e6101bf215dc9fa835"`
+		oidB, hexB = `{"$oid":"60c468e7101bf215dc9fa836"}`, `"60c468e7101bf215dc9fa836"`
+		oidMax     = `{"$oid":"ffffffffffffffffffffffff"}`
+		hexMax     = `"ffffffffffffffffffffffff"`
+		oidMin     = `{"$oid":"000000000000000000000000"}`
+		hexMin     = `"000000000000000000000000"`
+		hexRegex   = `"$regex":"^[0-9a-f]{24}$"`
+	)
+	for _, tc := range []struct {
+		name   string
+		filter bsoncodec.Filter
+		want   string
+	}{
+		{"Eq", f.Eq(a), `{"o":{"$in":[` + oidA + `,` + hexA + `]}}`},
+		{"Nin", f.Nin(a, b), `{"o":{"$nin":[` + oidA + `,` + hexA + `,` + oidB + `,` + hexB + `]}}`},
+		{"Gt", f.Gt(a), `{"$or":[{"o":{"$gt":` + oidA + `,"$lte":` + oidMax + `}},{"o":{"$gt":` + hexA + `,"$lte":` + hexMax + `,` + hexRegex + `}}]}`},
+		{"Lt", f.Lt(a), `{"$or":[{"o":{"$gte":` + oidMin + `,"$lt":` + oidA + `}},{"o":{"$gte":` + hexMin + `,"$lt":` + hexA + `,` + hexRegex + `}}]}`},
+		{"Between", f.Between(a, b), `{"$or":[{"o":{"$gte":` + oidA + `,"$lte":` + oidB + `}},{"o":{"$gte":` + hexA + `,"$lte":` + hexB + `,` + hexRegex + `}}]}`},
+	} {
+		js, err := bson.MarshalExtJSON(tc.filter, false, false)
+		if err != nil || string(js) != tc.want {
+			t.Errorf("%s = %s, %v\nwant %s", tc.name, js, err, tc.want)
+		}
+	}
+}
+
+// A filter used as a field's value, the shape of an old helper's call,
+// matched nothing; now it is an error, in a map, a document or an array.
+// As a whole filter, through And or D, it is a document.
+func TestFilterAsValueIsAnError(t *testing.T) {
+	a := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
+	f := bsoncodec.KSUIDField("order_id")
+	for name, doc := range map[string]any{
+		"bson.M":   bson.M{"order_id": f.Eq(a)},
+		"bson.D":   bson.D{{Key: "order_id", Value: f.Eq(a)}},
+		"$and":     bson.D{{Key: "$and", Value: bson.A{f.Eq(a)}}},
+		"ObjectID": bson.M{"o": bsoncodec.ObjectIDField("o").Eq(objectid.New())},
+	} {
+		if _, err := bson.Marshal(doc); !errors.Is(err, bsoncodec.ErrFilterAsValue) {
+			t.Errorf("%s: %v, want ErrFilterAsValue", name, err)
+		}
+	}
+	for name, doc := range map[string]any{
+		"whole":  f.Eq(a),
+		"And":    bsoncodec.And(f.Eq(a), bsoncodec.Filter{{Key: "n", Value: 1}}),
+		"D":      bson.D{{Key: "$match", Value: f.Eq(a).D()}},
+		"$and D": bson.D{{Key: "$and", Value: bson.A{f.Eq(a).D()}}},
+	} {
+		if _, err := bson.Marshal(doc); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	js, _ := bson.MarshalExtJSON(bsoncodec.And(f.Eq(a), bsoncodec.Filter{{Key: "n", Value: 1}}), false, false)
+	if want := `{"$and":[{"order_id":{"$in":[` + strA + `,` + extA + `]}},{"n":1}]}`; string(js) != want {
+		t.Errorf("And = %s, want %s", js, want)
 	}
 }
 
@@ -61,13 +126,13 @@ func TestUpsertKSUIDMergesSetOnInsert(t *testing.T) {
 		want   string
 	}{
 		{"none", bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}},
-			`{"$inc":{"n":1},"$setOnInsert":{"_id":` + extA + `}}`},
+			`{"$inc":{"n":1},"$setOnInsert":{"_id":` + strA + `}}`},
 		{"bson.D", bson.D{{Key: "$setOnInsert", Value: bson.D{{Key: "created", Value: 1}}}},
-			`{"$setOnInsert":{"created":1,"_id":` + extA + `}}`},
+			`{"$setOnInsert":{"created":1,"_id":` + strA + `}}`},
 		{"bson.M", bson.D{{Key: "$setOnInsert", Value: bson.M{"created": 1}}}, ""},
 		{"struct", bson.D{{Key: "$setOnInsert", Value: struct {
 			Created int `bson:"created"`
-		}{1}}}, `{"$setOnInsert":{"created":1,"_id":` + extA + `}}`},
+		}{1}}}, `{"$setOnInsert":{"created":1,"_id":` + strA + `}}`},
 	} {
 		orig, _ := bson.MarshalExtJSON(tc.update, false, false)
 		_, update := bsoncodec.UpsertKSUID("_id", a, tc.update)
@@ -128,21 +193,22 @@ func TestInsertedIDs(t *testing.T) {
 	}
 }
 
-// TestGenericDecodeOfBinary backs the README's warning: a document decoded
-// into bson.M holds a binary KSUID as bson.Binary, which encoding/json
-// writes as an object, and a StringKSUID as its string.
-func TestGenericDecodeOfBinary(t *testing.T) {
+// TestGenericDecodeOfKSUIDs: a document decoded into bson.M holds a
+// KSUID as its text, which encoding/json writes as the ID; a binary KSUID
+// that older code wrote stays bson.Binary, an object in JSON.
+func TestGenericDecodeOfKSUIDs(t *testing.T) {
 	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
-	raw := must(bson.Marshal(struct {
-		Binary ksuid.KSUID       `bson:"b"`
-		String ksuid.StringKSUID `bson:"s"`
-	}{id, ksuid.StringKSUID(id)}))
+	raw := must(bson.Marshal(bson.D{
+		{Key: "k", Value: id},
+		{Key: "s", Value: ksuid.StringKSUID(id)},
+		{Key: "old", Value: bson.Binary{Subtype: 0, Data: id.Bytes()}},
+	}))
 	var m bson.M
 	if err := bson.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
 	js, err := json.Marshal(m)
-	if want := `{"b":{"Subtype":0,"Data":"BfXhAAECAwQFBgcICQoLDA0ODxA="},"s":"0qjBBlJIfbVLKwnJn4xpLGDr00e"}`; err != nil || string(js) != want {
+	if want := `{"k":"0qjBBlJIfbVLKwnJn4xpLGDr00e","old":{"Subtype":0,"Data":"BfXhAAECAwQFBgcICQoLDA0ODxA="},"s":"0qjBBlJIfbVLKwnJn4xpLGDr00e"}`; err != nil || string(js) != want {
 		t.Errorf("json.Marshal(bson.M) = %s, %v; want %s", js, err, want)
 	}
 }

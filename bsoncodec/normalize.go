@@ -12,61 +12,181 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
 )
 
 // KSUIDForms counts a collection's documents by the BSON type of one
 // field: a check, before a deploy or in a test, that the field holds one
 // form.
 type KSUIDForms struct {
-	Binary  int64 // BSON binary: ksuid.KSUID's form
-	String  int64 // BSON string: ksuid.StringKSUID's form, and other languages'
+	String  int64 // BSON string: the form every KSUID is stored in
+	Binary  int64 // BSON binary: what earlier versions of this package wrote
 	Null    int64
 	Missing int64 // documents without the field
 	Other   int64 // any other type, arrays included
+	// Collation describes a collation other than simple on the collection
+	// or on an index of the field ("" where there is none). Under it
+	// strings compare by locale and case: KSUIDs' text loses its time
+	// order, and at strength 1 or 2 two KSUIDs that differ only in case
+	// are equal.
+	Collation string
 }
 
 // Mixed reports whether the field holds KSUIDs in both forms, the state in
-// which a filter with a typed value misses documents.
+// which a filter with a typed value misses the binary ones.
 func (c KSUIDForms) Mixed() bool { return c.Binary > 0 && c.String > 0 }
 
-// CountKSUIDForms counts coll's documents by the BSON type of field, in
-// one aggregation over the whole collection. It checks types, not
-// contents: NormalizeKSUIDs reports values of the right type that are not
-// KSUIDs.
-func CountKSUIDForms(ctx context.Context, coll *mongo.Collection, field KSUIDField) (KSUIDForms, error) {
-	var c KSUIDForms
+// ObjectIDForms counts a collection's documents by the BSON type of one
+// field that holds ObjectIDs.
+type ObjectIDForms struct {
+	ObjectID int64 // BSON ObjectId: the form objectid.ObjectID stores
+	String   int64 // BSON string: hex another service stored
+	Null     int64
+	Missing  int64
+	Other    int64
+}
+
+// Mixed reports whether the field holds ObjectIDs in both forms.
+func (c ObjectIDForms) Mixed() bool { return c.ObjectID > 0 && c.String > 0 }
+
+// countTypes counts coll's documents by the BSON type of field, in one
+// aggregation over the whole collection.
+func countTypes(ctx context.Context, coll *mongo.Collection, field string) (map[string]int64, error) {
 	cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$group", Value: bson.D{
-		{Key: "_id", Value: bson.D{{Key: "$type", Value: "$" + string(field)}}},
+		{Key: "_id", Value: bson.D{{Key: "$type", Value: "$" + field}}},
 		{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}},
 	}}}})
 	if err != nil {
-		return c, fmt.Errorf("bsoncodec: counting the forms of %s in %s: %w", field, coll.Name(), err)
+		return nil, fmt.Errorf("bsoncodec: counting the forms of %s in %s: %w", field, coll.Name(), err)
 	}
 	var groups []struct {
 		Type string `bson:"_id"`
 		N    int64  `bson:"n"`
 	}
 	if err := cur.All(ctx, &groups); err != nil {
-		return c, fmt.Errorf("bsoncodec: counting the forms of %s in %s: %w", field, coll.Name(), err)
+		return nil, fmt.Errorf("bsoncodec: counting the forms of %s in %s: %w", field, coll.Name(), err)
 	}
+	counts := map[string]int64{}
 	for _, g := range groups {
-		switch g.Type {
+		counts[g.Type] += g.N
+	}
+	return counts, nil
+}
+
+// CountKSUIDForms counts coll's documents by the BSON type of field, in
+// one aggregation over the whole collection, and reports a collation
+// other than simple on the collection or an index of the field. It checks
+// types, not contents: NormalizeKSUIDs reports values of the right type
+// that are not KSUIDs.
+func CountKSUIDForms(ctx context.Context, coll *mongo.Collection, field KSUIDField) (KSUIDForms, error) {
+	var c KSUIDForms
+	counts, err := countTypes(ctx, coll, string(field))
+	if err != nil {
+		return c, err
+	}
+	for typ, n := range counts {
+		switch typ {
 		case "binData":
-			c.Binary += g.N
+			c.Binary += n
 		case "string":
-			c.String += g.N
+			c.String += n
 		case "null":
-			c.Null += g.N
+			c.Null += n
 		case "missing":
-			c.Missing += g.N
+			c.Missing += n
 		default:
-			c.Other += g.N
+			c.Other += n
+		}
+	}
+	c.Collation, err = collationOf(ctx, coll, string(field))
+	return c, err
+}
+
+// CountObjectIDForms counts coll's documents by the BSON type of field, in
+// one aggregation over the whole collection.
+func CountObjectIDForms(ctx context.Context, coll *mongo.Collection, field ObjectIDField) (ObjectIDForms, error) {
+	var c ObjectIDForms
+	counts, err := countTypes(ctx, coll, string(field))
+	if err != nil {
+		return c, err
+	}
+	for typ, n := range counts {
+		switch typ {
+		case "objectId":
+			c.ObjectID += n
+		case "string":
+			c.String += n
+		case "null":
+			c.Null += n
+		case "missing":
+			c.Missing += n
+		default:
+			c.Other += n
 		}
 	}
 	return c, nil
 }
 
-// NormalizeOptions tunes NormalizeKSUIDs.
+// ErrCollation is wrapped by NormalizeKSUIDs's error for a collection, or
+// an index of the field, whose collation is not simple: KSUIDs as strings
+// would lose their order there.
+var ErrCollation = errors.New("bsoncodec: collation is not simple")
+
+// collationOf describes the first collation other than simple on coll or
+// on an index whose key holds field; "" where there is none.
+func collationOf(ctx context.Context, coll *mongo.Collection, field string) (string, error) {
+	specs, err := coll.Database().ListCollectionSpecifications(ctx, bson.D{{Key: "name", Value: coll.Name()}})
+	if err != nil {
+		return "", fmt.Errorf("bsoncodec: reading the options of %s: %w", coll.Name(), err)
+	}
+	var options bson.Raw
+	if len(specs) == 1 {
+		options = specs[0].Options
+	}
+	cur, err := coll.Indexes().List(ctx)
+	if err != nil {
+		return "", fmt.Errorf("bsoncodec: listing the indexes of %s: %w", coll.Name(), err)
+	}
+	var indexes []bson.Raw
+	if err := cur.All(ctx, &indexes); err != nil {
+		return "", fmt.Errorf("bsoncodec: listing the indexes of %s: %w", coll.Name(), err)
+	}
+	return nonSimpleCollation(coll.Name(), options, indexes, field), nil
+}
+
+// nonSimpleCollation describes the first collation other than simple in a
+// collection's options (as listCollections gives them) or in one of its
+// indexes (as listIndexes gives them) whose key holds field.
+func nonSimpleCollation(name string, options bson.Raw, indexes []bson.Raw, field string) string {
+	describe := func(c bson.RawValue) (string, bool) {
+		doc, ok := c.DocumentOK()
+		if !ok {
+			return "", false
+		}
+		if locale, _ := doc.Lookup("locale").StringValueOK(); locale == "" || locale == "simple" {
+			return "", false
+		}
+		return doc.String(), true
+	}
+	if options != nil {
+		if d, ok := describe(options.Lookup("collation")); ok {
+			return "collection " + name + ": " + d
+		}
+	}
+	for _, ix := range indexes {
+		key, ok := ix.Lookup("key").DocumentOK()
+		if !ok || key.Lookup(field).Type == 0 {
+			continue
+		}
+		if d, ok := describe(ix.Lookup("collation")); ok {
+			indexName, _ := ix.Lookup("name").StringValueOK()
+			return "index " + indexName + " of " + name + ": " + d
+		}
+	}
+	return ""
+}
+
+// NormalizeOptions tunes NormalizeKSUIDs and NormalizeObjectIDs.
 type NormalizeOptions struct {
 	// BatchSize is the number of documents read and rewritten per round
 	// trip; 0 means 1000.
@@ -76,21 +196,27 @@ type NormalizeOptions struct {
 	Progress func(rewritten int64)
 }
 
-// ErrNotKSUID is wrapped by NormalizeKSUIDs's error when documents hold a
-// value of the other form's type that is not a KSUID; it names the first.
+// ErrNotKSUID is wrapped by NormalizeKSUIDs's error when documents hold
+// binary that is not a KSUID; it names the first.
 var ErrNotKSUID = errors.New("bsoncodec: value is not a KSUID")
 
+// ErrNotObjectID is wrapped by NormalizeObjectIDs's error when documents
+// hold a string that is not an ObjectID's hex; it names the first.
+var ErrNotObjectID = errors.New("bsoncodec: value is not an ObjectID")
+
 // NormalizeKSUIDs rewrites field in every document of coll that holds a
-// KSUID in the other form to the form of T: binary for ksuid.KSUID, the
-// string for ksuid.StringKSUID. It returns the number of documents
-// rewritten.
+// KSUID as binary (what earlier versions of this package, and
+// segmentio/ksuid users, wrote) to the string every KSUID is now stored
+// as. It returns the number of documents rewritten.
 //
-//	n, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](ctx, events, "order_id", bsoncodec.NormalizeOptions{})
+//	n, err := bsoncodec.NormalizeKSUIDs(ctx, events, "order_id", bsoncodec.NormalizeOptions{})
 //
-// It is idempotent and needs no state to resume: after a crash or a
-// cancelled ctx, run it again and it rewrites what is left. Each document
-// is rewritten with a filter on its old value, so a concurrent change of
-// the field is not overwritten.
+// It refuses, before rewriting anything, a collection or an index of the
+// field whose collation is not simple (ErrCollation): strings would lose
+// their order there. It is idempotent and needs no state to resume: after
+// a crash or a cancelled ctx, run it again and it rewrites what is left.
+// Each document is rewritten with a filter on its old value, so a
+// concurrent change of the field is not overwritten.
 //
 // The _id field cannot be updated in place: each document is deleted and
 // inserted again under the new _id. The delete returns the document as it
@@ -108,21 +234,64 @@ var ErrNotKSUID = errors.New("bsoncodec: value is not a KSUID")
 // by a different document (two documents for one ID, written in both
 // forms; both are left), or a duplicate on another unique index.
 //
-// Values of the other form's type that are not KSUIDs are left as they
-// are; the error then wraps ErrNotKSUID and the value's own error, and
-// names the first such document. Documents without the field, with null
-// or with another type are not touched.
-func NormalizeKSUIDs[T ksuid.KSUID | ksuid.StringKSUID](ctx context.Context, coll *mongo.Collection, field KSUIDField, opts NormalizeOptions) (int64, error) {
-	var zero T
-	from := "string"
-	if _, toString := any(zero).(ksuid.StringKSUID); toString {
-		from = "binData"
+// Binary values that are not KSUIDs are left as they are; the error then
+// wraps ErrNotKSUID and the value's own error, and names the first such
+// document. Documents without the field, with null or with another type
+// are not touched.
+func NormalizeKSUIDs(ctx context.Context, coll *mongo.Collection, field KSUIDField, opts NormalizeOptions) (int64, error) {
+	collation, err := collationOf(ctx, coll, string(field))
+	if err != nil {
+		return 0, err
 	}
+	if collation != "" {
+		return 0, fmt.Errorf("bsoncodec: normalizing %s in %s: %w: %s; KSUIDs as strings would not sort by time there",
+			field, coll.Name(), ErrCollation, collation)
+	}
+	return normalize(ctx, coll, string(field), ksuidLegacy, opts)
+}
+
+// NormalizeObjectIDs rewrites field in every document of coll that holds
+// an ObjectID as a string of hex digits (another service's form) to a
+// BSON ObjectId, the form objectid.ObjectID and every driver store, by the
+// same rules as NormalizeKSUIDs (_id included). Strings that are not an
+// ObjectID's 24 hex digits are left as they are, and the error wraps
+// ErrNotObjectID.
+func NormalizeObjectIDs(ctx context.Context, coll *mongo.Collection, field ObjectIDField, opts NormalizeOptions) (int64, error) {
+	return normalize(ctx, coll, string(field), objectIDLegacy, opts)
+}
+
+// legacyForm is what rewriting one ID type's other form needs.
+type legacyForm struct {
+	bsonType string // the $type alias of the form rewritten
+	notID    error  // wrapped for a value of that type that is no ID
+	// stored returns the ID in v, of bsonType, in the form it is stored
+	// in, or the error that it is none.
+	stored func(v bson.RawValue) (any, error)
+}
+
+var (
+	ksuidLegacy = legacyForm{bsonType: "binData", notID: ErrNotKSUID,
+		stored: func(v bson.RawValue) (any, error) {
+			var id ksuid.KSUID
+			err := id.UnmarshalBSONValue(byte(v.Type), v.Value)
+			return id, err
+		}}
+	objectIDLegacy = legacyForm{bsonType: "string", notID: ErrNotObjectID,
+		stored: func(v bson.RawValue) (any, error) {
+			s, ok := v.StringValueOK()
+			if !ok {
+				return nil, fmt.Errorf("BSON %s", v.Type)
+			}
+			return objectid.Parse(s)
+		}}
+)
+
+func normalize(ctx context.Context, coll *mongo.Collection, field string, form legacyForm, opts NormalizeOptions) (int64, error) {
 	batch := opts.BatchSize
 	if batch <= 0 {
 		batch = 1000
 	}
-	n := normalizer[T]{coll: coll, field: field, path: strings.Split(string(field), ".")}
+	n := normalizer{coll: coll, field: field, form: form, path: strings.Split(field, ".")}
 	var rewritten int64
 	if field == "_id" {
 		restored, err := n.recover(ctx)
@@ -132,7 +301,7 @@ func NormalizeKSUIDs[T ksuid.KSUID | ksuid.StringKSUID](ctx context.Context, col
 		}
 	}
 	for {
-		filter := bson.D{{Key: string(field), Value: bson.D{{Key: "$type", Value: from}}}}
+		filter := bson.D{{Key: field, Value: bson.D{{Key: "$type", Value: form.bsonType}}}}
 		switch {
 		case len(n.skip) == 0:
 		case field == "_id":
@@ -142,7 +311,7 @@ func NormalizeKSUIDs[T ksuid.KSUID | ksuid.StringKSUID](ctx context.Context, col
 		}
 		find := options.Find().SetLimit(int64(batch))
 		if field != "_id" {
-			find.SetProjection(bson.D{{Key: "_id", Value: 1}, {Key: string(field), Value: 1}})
+			find.SetProjection(bson.D{{Key: "_id", Value: 1}, {Key: field, Value: 1}})
 		}
 		cur, err := coll.Find(ctx, filter, find)
 		if err != nil {
@@ -173,8 +342,8 @@ func NormalizeKSUIDs[T ksuid.KSUID | ksuid.StringKSUID](ctx context.Context, col
 		}
 		n.skipped = 0
 	}
-	if n.notKSUID != nil {
-		return rewritten, n.notKSUID
+	if n.notID != nil {
+		return rewritten, n.notID
 	}
 	if n.conflict != nil {
 		return rewritten, n.conflict
@@ -182,40 +351,40 @@ func NormalizeKSUIDs[T ksuid.KSUID | ksuid.StringKSUID](ctx context.Context, col
 	return rewritten, nil
 }
 
-type normalizer[T ksuid.KSUID | ksuid.StringKSUID] struct {
+type normalizer struct {
 	coll     *mongo.Collection
-	field    KSUIDField
+	field    string
+	form     legacyForm
 	path     []string
 	skip     bson.A // _ids left as they are, so the next batch passes them
 	skipped  int    // in this batch
-	notKSUID error  // the first value that is no KSUID
+	notID    error  // the first value that is no ID
 	conflict error  // the first _id held in both forms by different documents
 }
 
-func (n *normalizer[T]) fail(err error) error {
+func (n *normalizer) fail(err error) error {
 	return fmt.Errorf("bsoncodec: normalizing %s in %s: %w", n.field, n.coll.Name(), err)
 }
 
-// decode reads the KSUID in doc's field; a value that is none is noted and
-// its document skipped.
-func (n *normalizer[T]) decode(doc bson.Raw) (bson.RawValue, ksuid.KSUID, bool) {
+// decode reads the ID in doc's field, in its stored form; a value that is
+// none is noted and its document skipped.
+func (n *normalizer) decode(doc bson.Raw) (bson.RawValue, any, bool) {
 	idv := doc.Lookup("_id")
-	v := doc.Lookup(n.path...)
-	var id ksuid.KSUID
-	if err := id.UnmarshalBSONValue(byte(v.Type), v.Value); err != nil {
+	id, err := n.form.stored(doc.Lookup(n.path...))
+	if err != nil {
 		n.skip = append(n.skip, idv)
 		n.skipped++
-		if n.notKSUID == nil {
-			n.notKSUID = n.fail(fmt.Errorf("document with _id %v: %w: %w", idv, ErrNotKSUID, err))
+		if n.notID == nil {
+			n.notID = n.fail(fmt.Errorf("document with _id %v: %w: %w", idv, n.form.notID, err))
 		}
-		return idv, id, false
+		return idv, nil, false
 	}
 	return idv, id, true
 }
 
 // rewrite sets the field of docs to the new form, each on the condition
 // that it still holds the old value.
-func (n *normalizer[T]) rewrite(ctx context.Context, docs []bson.Raw) (int64, error) {
+func (n *normalizer) rewrite(ctx context.Context, docs []bson.Raw) (int64, error) {
 	models := make([]mongo.WriteModel, 0, len(docs))
 	for _, doc := range docs {
 		idv, id, ok := n.decode(doc)
@@ -223,8 +392,8 @@ func (n *normalizer[T]) rewrite(ctx context.Context, docs []bson.Raw) (int64, er
 			continue
 		}
 		models = append(models, mongo.NewUpdateOneModel().
-			SetFilter(bson.D{{Key: "_id", Value: idv}, {Key: string(n.field), Value: doc.Lookup(n.path...)}}).
-			SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: string(n.field), Value: T(id)}}}}))
+			SetFilter(bson.D{{Key: "_id", Value: idv}, {Key: n.field, Value: doc.Lookup(n.path...)}}).
+			SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: n.field, Value: id}}}}))
 	}
 	var modified int64
 	for len(models) > 0 {
@@ -246,14 +415,14 @@ func (n *normalizer[T]) rewrite(ctx context.Context, docs []bson.Raw) (int64, er
 const updatesPerWrite = 50
 
 // journal is the collection that holds the documents being moved.
-func (n *normalizer[T]) journal() *mongo.Collection {
+func (n *normalizer) journal() *mongo.Collection {
 	return n.coll.Database().Collection(n.coll.Name() + ".sortid_moving")
 }
 
 // recover puts back the documents a stopped run deleted but did not
 // insert again: for each journal entry whose document is in neither form,
 // it inserts the copy.
-func (n *normalizer[T]) recover(ctx context.Context) (int64, error) {
+func (n *normalizer) recover(ctx context.Context) (int64, error) {
 	cur, err := n.journal().Find(ctx, bson.D{})
 	if err != nil {
 		return 0, err
@@ -266,11 +435,11 @@ func (n *normalizer[T]) recover(ctx context.Context) (int64, error) {
 	for _, e := range entries {
 		idv := e.Lookup("_id")
 		doc, ok := e.Lookup("doc").DocumentOK()
-		var id ksuid.KSUID
-		if !ok || id.UnmarshalBSONValue(byte(idv.Type), idv.Value) != nil {
+		id, err := n.form.stored(idv)
+		if !ok || err != nil {
 			return restored, fmt.Errorf("journal entry %v of %s is not one of sortid's", idv, n.journal().Name())
 		}
-		for _, form := range []any{idv, T(id)} {
+		for _, form := range []any{idv, id} {
 			switch err := n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: form}}).Err(); {
 			case err == nil:
 				goto done // the document exists: the stopped run deleted nothing, or finished
@@ -278,7 +447,7 @@ func (n *normalizer[T]) recover(ctx context.Context) (int64, error) {
 				return restored, err
 			}
 		}
-		if _, err := n.coll.InsertOne(ctx, withID(doc, T(id))); err != nil {
+		if _, err := n.coll.InsertOne(ctx, withID(doc, id)); err != nil {
 			return restored, fmt.Errorf("putting back the document %v that a stopped run deleted (kept in %s): %w", idv, n.journal().Name(), err)
 		}
 		restored++
@@ -293,10 +462,10 @@ func (n *normalizer[T]) recover(ctx context.Context) (int64, error) {
 // moveIDs moves each of docs to its _id in the new form: journal it,
 // delete it (getting it back as it was at that instant), insert that
 // under the new _id, clear the journal. It returns how many it moved.
-func (n *normalizer[T]) moveIDs(ctx context.Context, docs []bson.Raw) (int64, error) {
+func (n *normalizer) moveIDs(ctx context.Context, docs []bson.Raw) (int64, error) {
 	type move struct {
 		old bson.RawValue
-		id  ksuid.KSUID
+		id  any
 	}
 	var moves []move
 	var entries []any
@@ -345,14 +514,14 @@ func (n *normalizer[T]) moveIDs(ctx context.Context, docs []bson.Raw) (int64, er
 // was deleted, under id in the new form; where that insert fails on a
 // duplicate key it puts the document back and notes why. ok is whether
 // it moved the document.
-func (n *normalizer[T]) moveOne(ctx context.Context, old bson.RawValue, id ksuid.KSUID) (ok bool, err error) {
+func (n *normalizer) moveOne(ctx context.Context, old bson.RawValue, id any) (ok bool, err error) {
 	var final bson.Raw
 	if err := n.coll.FindOneAndDelete(ctx, bson.D{{Key: "_id", Value: old}}).Decode(&final); errors.Is(err, mongo.ErrNoDocuments) {
 		return false, nil // deleted by someone else meanwhile
 	} else if err != nil {
 		return false, err
 	}
-	moved := withID(final, T(id))
+	moved := withID(final, id)
 	_, err = n.coll.InsertOne(ctx, moved)
 	if err == nil {
 		return true, nil
@@ -367,7 +536,7 @@ func (n *normalizer[T]) moveOne(ctx context.Context, old bson.RawValue, id ksuid
 	case findErr == nil && same:
 		return true, nil // the copy is there already
 	case findErr == nil:
-		n.note(&n.conflict, fmt.Errorf("_id %v is held by two different documents, in both forms; left both", old))
+		n.note(&n.conflict, fmt.Errorf("_id %v (%v) is held by two different documents, in both forms; left both", old, id))
 	case errors.Is(findErr, mongo.ErrNoDocuments):
 		n.note(&n.conflict, fmt.Errorf("document %v: moved to the new _id, it would break another unique index, so it was left as it was: %w", old, err))
 	default:
@@ -379,7 +548,7 @@ func (n *normalizer[T]) moveOne(ctx context.Context, old bson.RawValue, id ksuid
 }
 
 // note keeps the first of a kind of error.
-func (n *normalizer[T]) note(first *error, err error) {
+func (n *normalizer) note(first *error, err error) {
 	if *first == nil {
 		*first = n.fail(err)
 	}
@@ -388,7 +557,7 @@ func (n *normalizer[T]) note(first *error, err error) {
 // putBack inserts a deleted document again under its own _id, after its
 // move failed with cause (nil for one noted already). The journal keeps
 // it where that fails too.
-func (n *normalizer[T]) putBack(ctx context.Context, doc bson.Raw, cause error) error {
+func (n *normalizer) putBack(ctx context.Context, doc bson.Raw, cause error) error {
 	if _, err := n.coll.InsertOne(ctx, doc); err != nil {
 		return fmt.Errorf("putting back document %v after its move failed (%v): %w; it is kept in %s", doc.Lookup("_id"), cause, err, n.journal().Name())
 	}
@@ -411,7 +580,7 @@ func withID(doc bson.Raw, id any) bson.D {
 
 // sameAsExisting reports whether the document stored under copy's _id
 // holds the same fields as copy.
-func (n *normalizer[T]) sameAsExisting(ctx context.Context, copy bson.D) (bool, error) {
+func (n *normalizer) sameAsExisting(ctx context.Context, copy bson.D) (bool, error) {
 	var existing bson.Raw
 	if err := n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: copy[0].Value}}).Decode(&existing); err != nil {
 		return false, err // mongo.ErrNoDocuments where no document holds it

@@ -75,7 +75,7 @@ var servers struct {
 	mongoImage, mongoVersion string
 	mongo                    *mongo.Client   // bsoncodec registry: KSUIDs as binary
 	mongoDB                  *mongo.Database // on mongo
-	mongoStringDB            *mongo.Database // a registry that writes KSUIDs as strings
+	mongoBinaryDB            *mongo.Database // a registry that writes KSUIDs as binary, as earlier versions did
 	mongoPlainDB             *mongo.Database // the driver's default registry
 	mongoAddr                string          // host:port inside the Docker network
 }
@@ -379,7 +379,7 @@ func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) 
 	if err != nil {
 		return stop, err
 	}
-	stringClient, err := mongo.Connect(options.Client().ApplyURI(uri).SetRegistry(stringWriterRegistry()))
+	binaryClient, err := mongo.Connect(options.Client().ApplyURI(uri).SetRegistry(binaryWriterRegistry()))
 	if err != nil {
 		client.Disconnect(context.Background())
 		return stop, err
@@ -387,12 +387,12 @@ func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) 
 	plainClient, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		client.Disconnect(context.Background())
-		stringClient.Disconnect(context.Background())
+		binaryClient.Disconnect(context.Background())
 		return stop, err
 	}
 	prevStop := stop
 	stop = func() {
-		stringClient.Disconnect(context.Background())
+		binaryClient.Disconnect(context.Background())
 		plainClient.Disconnect(context.Background())
 		prevStop()
 	}
@@ -406,7 +406,7 @@ func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) 
 		servers.mongoVersion += " compatible (FerretDB)"
 	}
 	servers.mongo, servers.mongoDB = client, client.Database("sortid")
-	servers.mongoStringDB = stringClient.Database("sortid")
+	servers.mongoBinaryDB = binaryClient.Database("sortid")
 	servers.mongoPlainDB = plainClient.Database("sortid")
 	return func() { client.Disconnect(context.Background()); stop() }, nil
 }
@@ -539,14 +539,15 @@ func sanitize(name string) string {
 	}, name)
 }
 
-// stringWriterRegistry is bsoncodec's registry with KSUIDs written as
-// strings, as a service with a codec of its own may write them: the
-// other form a collection can hold.
-func stringWriterRegistry() *bson.Registry {
+// binaryWriterRegistry is bsoncodec's registry with KSUIDs written as 20
+// bytes of binary, subtype 0, as earlier versions of sortid (and
+// segmentio/ksuid users) wrote them: the history a collection can hold.
+func binaryWriterRegistry() *bson.Registry {
 	reg := bsoncodec.NewRegistry()
 	reg.RegisterTypeEncoder(reflect.TypeFor[ksuid.KSUID](), bson.ValueEncoderFunc(
 		func(_ bson.EncodeContext, vw bson.ValueWriter, v reflect.Value) error {
-			return vw.WriteString(v.Interface().(ksuid.KSUID).String())
+			id := v.Interface().(ksuid.KSUID)
+			return vw.WriteBinaryWithSubtype(id[:], bson.TypeBinaryGeneric)
 		}))
 	return reg
 }

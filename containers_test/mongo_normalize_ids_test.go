@@ -17,8 +17,8 @@ import (
 	"github.com/sortid/sortid/ksuid"
 )
 
-// TestMongoNormalizeIDsKeepsConcurrentWrites: while _id moves from the
-// string form to binary, a writer $incs a counter and $sets a flag on
+// TestMongoNormalizeIDsKeepsConcurrentWrites: while _id moves from binary
+// (what earlier versions wrote) to the string form, a writer $incs a counter and $sets a flag on
 // random documents by KSUIDField("_id").Eq; at the end every document is
 // there once and holds every change the server applied. Before, 2 to 5
 // of about 75 acknowledged $incs were lost per run: the copy was made
@@ -41,7 +41,7 @@ func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 	docs := make([]any, n)
 	for i := range ids {
 		ids[i] = ksuid.New()
-		docs[i] = bson.D{{Key: "_id", Value: ids[i].String()}, {Key: "n", Value: i}, {Key: "count", Value: 0}, {Key: "paid", Value: false}}
+		docs[i] = bson.D{{Key: "_id", Value: legacyKSUID(ids[i])}, {Key: "n", Value: i}, {Key: "count", Value: 0}, {Key: "paid", Value: false}}
 	}
 	if _, err := coll.InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, 7))
 		f := bsoncodec.KSUIDField("_id")
 		// The writer aims at the documents about to move: the 13th to
-		// 20th of those still in the string form. sortid's old move lost
+		// 20th of those still binary. sortid's old move lost
 		// writes there (it copied a whole batch, then deleted it); the
 		// document being moved now, the first of them, is left alone, as
 		// FerretDB's own delete reads the document and deletes it in two
@@ -70,7 +70,7 @@ func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 			}
 			{
 				targets = targets[:0]
-				cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$type", Value: "string"}}}},
+				cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$type", Value: "binData"}}}},
 					options.Find().SetSort(bson.D{{Key: "n", Value: 1}}).SetLimit(20).SetProjection(bson.D{{Key: "n", Value: 1}}))
 				if err != nil {
 					t.Errorf("writer: %v", err)
@@ -130,7 +130,7 @@ func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 			}
 		}
 	}()
-	moved, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](ctx, coll, "_id", bsoncodec.NormalizeOptions{BatchSize: 20})
+	moved, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{BatchSize: 20})
 	close(done)
 	wg.Wait()
 	if err != nil || moved != n {
@@ -140,7 +140,7 @@ func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 		t.Fatal("the writer had no write applied during the move")
 	}
 	t.Logf("%d writes applied during the move; %d acknowledged by the server but not applied", writes.Load(), falseAcks.Load())
-	checkAcknowledged(t, ctx, coll, ids, applied, bson.TypeBinary)
+	checkAcknowledged(t, ctx, coll, ids, applied, bson.TypeString)
 	if left, err := coll.Database().Collection(coll.Name()+".sortid_moving").CountDocuments(ctx, bson.D{}); err != nil || left != 0 {
 		t.Errorf("the journal holds %d documents (%v); want none", left, err)
 	}
@@ -204,16 +204,16 @@ func TestMongoNormalizeIDsOtherUniqueIndex(t *testing.T) {
 	var docs []any
 	for i := range ids {
 		ids[i] = ksuid.New()
-		docs = append(docs, bson.D{{Key: "_id", Value: ids[i].String()}, {Key: "n", Value: i}, {Key: "email", Value: ids[i].String() + "@x"}})
+		docs = append(docs, bson.D{{Key: "_id", Value: legacyKSUID(ids[i])}, {Key: "n", Value: i}, {Key: "email", Value: ids[i].String() + "@x"}})
 	}
 	if _, err := coll.InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
-	moved, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](ctx, coll, "_id", bsoncodec.NormalizeOptions{BatchSize: 10})
+	moved, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{BatchSize: 10})
 	if err != nil || moved != 50 {
 		t.Fatalf("moved %d, %v; want 50", moved, err)
 	}
-	if c, err := bsoncodec.CountKSUIDForms(ctx, coll, "_id"); err != nil || c != (bsoncodec.KSUIDForms{Binary: 50}) {
+	if c, err := bsoncodec.CountKSUIDForms(ctx, coll, "_id"); err != nil || c != (bsoncodec.KSUIDForms{String: 50}) {
 		t.Errorf("after: %+v, %v", c, err)
 	}
 }
@@ -229,17 +229,17 @@ func TestMongoNormalizeIDsJournal(t *testing.T) {
 	journal := coll.Database().Collection(coll.Name() + ".sortid_moving")
 	t.Cleanup(func() { journal.Drop(context.Background()) })
 	lost, kept := ksuid.New(), ksuid.New()
-	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: kept.String()}, {Key: "n", Value: 2}}); err != nil {
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: legacyKSUID(kept)}, {Key: "n", Value: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := journal.InsertMany(ctx, []any{
-		bson.D{{Key: "_id", Value: lost.String()}, {Key: "doc", Value: bson.D{{Key: "_id", Value: lost.String()}, {Key: "n", Value: 1}}}},
-		bson.D{{Key: "_id", Value: kept.String()}, {Key: "doc", Value: bson.D{{Key: "_id", Value: kept.String()}, {Key: "n", Value: 2}}}},
+		bson.D{{Key: "_id", Value: legacyKSUID(lost)}, {Key: "doc", Value: bson.D{{Key: "_id", Value: legacyKSUID(lost)}, {Key: "n", Value: 1}}}},
+		bson.D{{Key: "_id", Value: legacyKSUID(kept)}, {Key: "doc", Value: bson.D{{Key: "_id", Value: legacyKSUID(kept)}, {Key: "n", Value: 2}}}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	moved, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](ctx, coll, "_id", bsoncodec.NormalizeOptions{})
+	moved, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{})
 	if err != nil || moved != 2 {
 		t.Fatalf("moved %d, %v; want the journalled one and the other", moved, err)
 	}
@@ -248,10 +248,16 @@ func TestMongoNormalizeIDsJournal(t *testing.T) {
 			N int `bson:"n"`
 		}
 		if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&doc); err != nil || doc.N != i+1 {
-			t.Errorf("%v: n=%d (%v), want %d under the binary _id", id, doc.N, err, i+1)
+			t.Errorf("%v: n=%d (%v), want %d under the string _id", id, doc.N, err, i+1)
 		}
 	}
 	if left, err := journal.CountDocuments(ctx, bson.D{}); err != nil || left != 0 {
 		t.Errorf("the journal holds %d (%v)", left, err)
 	}
+}
+
+// legacyKSUID is id as earlier versions of sortid stored it: 20 bytes of
+// binary, subtype 0.
+func legacyKSUID(id ksuid.KSUID) bson.Binary {
+	return bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: id.Bytes()}
 }

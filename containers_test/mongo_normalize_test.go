@@ -22,8 +22,8 @@ func TestMongoCountKSUIDForms(t *testing.T) {
 	coll := mongoCollection(t, ctx, servers.mongoPlainDB)
 	id := ksuid.New()
 	docs := []any{
-		bson.D{{Key: "k", Value: id}}, bson.D{{Key: "k", Value: id}}, bson.D{{Key: "k", Value: id}},
-		bson.D{{Key: "k", Value: id.String()}}, bson.D{{Key: "k", Value: "not a ksuid"}},
+		bson.D{{Key: "k", Value: legacyKSUID(id)}}, bson.D{{Key: "k", Value: legacyKSUID(id)}}, bson.D{{Key: "k", Value: legacyKSUID(id)}},
+		bson.D{{Key: "k", Value: id}}, bson.D{{Key: "k", Value: "not a ksuid"}},
 		bson.D{{Key: "k", Value: nil}},
 		bson.D{{Key: "other", Value: 1}},
 		bson.D{{Key: "k", Value: int32(7)}}, bson.D{{Key: "k", Value: bson.A{id.String()}}},
@@ -40,7 +40,7 @@ func TestMongoCountKSUIDForms(t *testing.T) {
 	// Ne matches the documents without the field.
 	for _, c := range []struct {
 		name   string
-		filter bson.D
+		filter bsoncodec.Filter
 		want   int64
 	}{
 		{"Nin()", bsoncodec.KSUIDField("k").Nin(), int64(len(docs))},
@@ -54,7 +54,7 @@ func TestMongoCountKSUIDForms(t *testing.T) {
 }
 
 // normalizeDocs inserts n documents {n: i, order_id: ids[i]}: every
-// every-th as binary, the others as strings, as two services would.
+// every-th as binary, as earlier versions wrote, the others as strings.
 func normalizeDocs(t *testing.T, ctx context.Context, coll *mongo.Collection, n, every int) []ksuid.KSUID {
 	t.Helper()
 	ids := make([]ksuid.KSUID, n)
@@ -65,9 +65,9 @@ func normalizeDocs(t *testing.T, ctx context.Context, coll *mongo.Collection, n,
 		if ids[i], err = ksuid.NewAt(base.Add(time.Duration(i) * time.Second)); err != nil {
 			t.Fatal(err)
 		}
-		var v any = ids[i].String()
+		var v any = ids[i]
 		if i%every == 0 {
-			v = ids[i]
+			v = legacyKSUID(ids[i])
 		}
 		batch = append(batch, bson.D{{Key: "n", Value: i}, {Key: "order_id", Value: v}, {Key: "pad", Value: "payload"}})
 		if len(batch) == 10000 || i == n-1 {
@@ -145,7 +145,7 @@ func testNormalize(t *testing.T, size, every, batchSize int) {
 	ids := normalizeDocs(t, ctx, coll, size, every)
 
 	stopCtx, stop := context.WithCancel(ctx)
-	first, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](stopCtx, coll, "order_id", bsoncodec.NormalizeOptions{
+	first, err := bsoncodec.NormalizeKSUIDs(stopCtx, coll, "order_id", bsoncodec.NormalizeOptions{
 		BatchSize: batchSize,
 		Progress: func(done int64) {
 			if done >= binary/4 {
@@ -161,7 +161,7 @@ func testNormalize(t *testing.T, size, every, batchSize int) {
 	}
 
 	start := time.Now()
-	second, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](ctx, coll, "order_id", bsoncodec.NormalizeOptions{BatchSize: batchSize})
+	second, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "order_id", bsoncodec.NormalizeOptions{BatchSize: batchSize})
 	took := time.Since(start)
 	if err != nil || first+second != binary {
 		t.Fatalf("the second run rewrote %d, %v; want %d", second, err, binary-first)
@@ -170,15 +170,15 @@ func testNormalize(t *testing.T, size, every, batchSize int) {
 		n, second, took.Round(time.Millisecond), float64(second)/took.Seconds(), first)
 	// Every document read back, in string form: no count needed.
 	checkNormalized(t, ctx, coll, "order_id", ids, bson.TypeString)
-	if again, err := bsoncodec.NormalizeKSUIDs[ksuid.StringKSUID](ctx, coll, "order_id", bsoncodec.NormalizeOptions{}); again != 0 || err != nil {
+	if again, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "order_id", bsoncodec.NormalizeOptions{}); again != 0 || err != nil {
 		t.Errorf("a third run rewrote %d, %v; want 0", again, err)
 	}
 }
 
-// TestMongoNormalizeIDs moves _id to binary: interrupted and resumed, with
-// a copy left by a crash between insert and delete, a document held in
-// both forms with different contents (left, and named), and a string that
-// is no KSUID (left, and named).
+// TestMongoNormalizeIDs moves _id from binary to the string: interrupted
+// and resumed, with a copy left by a crash between insert and delete, a
+// document held in both forms with different contents (left, and named),
+// and a binary that is no KSUID (left, and named).
 func TestMongoNormalizeIDs(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
@@ -190,48 +190,49 @@ func TestMongoNormalizeIDs(t *testing.T) {
 		ids[i] = ksuid.New()
 		var v any = ids[i]
 		if i%2 == 1 {
-			v = ids[i].String()
+			v = legacyKSUID(ids[i])
 		}
 		docs = append(docs, bson.D{{Key: "_id", Value: v}, {Key: "n", Value: i}, {Key: "pad", Value: "payload"}})
 	}
 	crashed, conflict := ids[1], ids[3]
+	notKSUID := bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: []byte("not a ksuid")}
 	docs = append(docs,
 		// The copy a run left when it stopped before deleting the old.
 		bson.D{{Key: "_id", Value: crashed}, {Key: "n", Value: 1}, {Key: "pad", Value: "payload"}},
 		// Another document for the same ID, in the other form.
 		bson.D{{Key: "_id", Value: conflict}, {Key: "n", Value: -1}, {Key: "pad", Value: "other"}},
-		bson.D{{Key: "_id", Value: "not a ksuid"}, {Key: "n", Value: -2}})
+		bson.D{{Key: "_id", Value: notKSUID}, {Key: "n", Value: -2}})
 	if _, err := coll.InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
 
 	stopCtx, stop := context.WithCancel(ctx)
-	first, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](stopCtx, coll, "_id", bsoncodec.NormalizeOptions{
+	first, err := bsoncodec.NormalizeKSUIDs(stopCtx, coll, "_id", bsoncodec.NormalizeOptions{
 		BatchSize: 100,
 		Progress:  func(done int64) { stop() },
 	})
 	if !errors.Is(err, context.Canceled) || first == 0 || first >= n/2 {
 		t.Fatalf("the interrupted run rewrote %d, %v", first, err)
 	}
-	second, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](ctx, coll, "_id", bsoncodec.NormalizeOptions{BatchSize: 100})
+	second, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{BatchSize: 100})
 	if !errors.Is(err, bsoncodec.ErrNotKSUID) || !errors.Is(err, ksuid.ErrInvalidLength) || first+second != n/2-1 {
 		t.Fatalf("the second run rewrote %d, %v; want %d and an error naming the value that is no KSUID", second, err, n/2-1-first)
 	}
-	if got, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](ctx, coll, "_id", bsoncodec.NormalizeOptions{}); got != 0 || !errors.Is(err, bsoncodec.ErrNotKSUID) {
+	if got, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{}); got != 0 || !errors.Is(err, bsoncodec.ErrNotKSUID) {
 		t.Errorf("a third run rewrote %d, %v", got, err)
 	}
 	// The conflict is reported once the bad value is fixed.
-	if _, err := coll.DeleteOne(ctx, bson.D{{Key: "_id", Value: "not a ksuid"}}); err != nil {
+	if _, err := coll.DeleteOne(ctx, bson.D{{Key: "_id", Value: notKSUID}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := bsoncodec.NormalizeKSUIDs[ksuid.KSUID](ctx, coll, "_id", bsoncodec.NormalizeOptions{}); got != 0 || err == nil || !strings.Contains(err.Error(), conflict.String()) {
+	if got, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{}); got != 0 || err == nil || !strings.Contains(err.Error(), conflict.String()) {
 		t.Errorf("with the conflict left: %d, %v; want an error naming %v", got, err, conflict)
 	}
 	c, err := bsoncodec.CountKSUIDForms(ctx, coll, "_id")
-	if want := (bsoncodec.KSUIDForms{Binary: n, String: 1}); err != nil || c != want {
-		t.Errorf("after: %+v, %v; want %+v (the conflict's string left)", c, err, want)
+	if want := (bsoncodec.KSUIDForms{String: n, Binary: 1}); err != nil || c != want {
+		t.Errorf("after: %+v, %v; want %+v (the conflict's binary left)", c, err, want)
 	}
-	// One read of all: a lookup by a binary _id is a scan on FerretDB.
+	// One read of all.
 	cur, err := coll.Find(ctx, bson.D{})
 	if err != nil {
 		t.Fatal(err)
@@ -250,11 +251,11 @@ func TestMongoNormalizeIDs(t *testing.T) {
 		if err := id.UnmarshalBSONValue(byte(d.ID.Type), d.ID.Value); err != nil {
 			t.Fatalf("_id %v: %v", d.ID, err)
 		}
-		if d.ID.Type == bson.TypeString && id != conflict || d.Pad != "payload" && d.N != -1 {
+		if d.ID.Type == bson.TypeBinary && id != conflict || d.Pad != "payload" && d.N != -1 {
 			t.Errorf("document %+v", d)
 		}
 		found[id]++
-		if d.ID.Type == bson.TypeBinary && d.N >= 0 && ids[d.N] != id {
+		if d.ID.Type == bson.TypeString && d.N >= 0 && ids[d.N] != id {
 			t.Errorf("document %d holds %v, want %v", d.N, id, ids[d.N])
 		}
 	}

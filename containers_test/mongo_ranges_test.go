@@ -58,7 +58,7 @@ func TestMongoKSUIDFieldRangesMatchKSUIDsOnly(t *testing.T) {
 		if b.Compare(a) < 0 {
 			a, b = b, a
 		}
-		var filter bson.D
+		var filter bsoncodec.Filter
 		var want int64
 		for _, id := range ids {
 			c, d := id.Compare(a), id.Compare(b)
@@ -85,7 +85,7 @@ func TestMongoKSUIDFieldRangesMatchKSUIDsOnly(t *testing.T) {
 				}
 			}
 		}
-		filter = [...]bson.D{f.Gt(a), f.Gte(a), f.Lt(a), f.Lte(a), f.Between(a, b)}[q%5]
+		filter = [...]bsoncodec.Filter{f.Gt(a), f.Gte(a), f.Lt(a), f.Lte(a), f.Between(a, b)}[q%5]
 		got, err := coll.CountDocuments(ctx, filter)
 		if err != nil {
 			t.Fatal(err)

@@ -1,25 +1,30 @@
 package ksuid
 
 import (
+	"encoding/binary"
 	"strconv"
 
 	"github.com/sortid/sortid/internal/excerpt"
 	"github.com/sortid/sortid/internal/idtype"
 )
 
-// MarshalBSONValue writes id as BSON binary of subtype 0 (generic) holding
-// the 20 bytes. MongoDB orders binary values by length, then subtype, then
-// bytes, so KSUIDs stored this way sort by time. The method has the
-// signature of mongo-driver v2's bson.ValueMarshaler, so the driver's
-// default registry uses it; the bsoncodec package can write the text form
-// instead.
+// MarshalBSONValue writes id as a BSON string holding its 27-character
+// text form: the one form KSUIDs are stored in, by every writer (the
+// driver's default registry and bsoncodec's, bson.Marshal, a bson.M, a
+// $set, an upsert's filter), and the form other languages' KSUID libraries
+// store. MongoDB's default (simple) collation compares strings by their
+// bytes, which for base62 text is the KSUIDs' order, so they sort by time.
+// The method has the signature of mongo-driver v2's bson.ValueMarshaler.
 func (id KSUID) MarshalBSONValue() (typ byte, data []byte, err error) {
-	return idtype.BSONBinary, idtype.AppendBSONBinary(make([]byte, 0, 4+1+Size), idtype.BSONGenericBinary, id[:]), nil
+	data = make([]byte, 4, 4+EncodedLen+1)
+	binary.LittleEndian.PutUint32(data, EncodedLen+1)
+	data, _ = id.AppendText(data)
+	return idtype.BSONString, append(data, 0), nil
 }
 
-// UnmarshalBSONValue reads a KSUID from BSON binary of subtype 0 and 20
-// bytes, or from a BSON string holding the text form, whichever a
-// collection holds. Any other BSON value is an error that names its type,
+// UnmarshalBSONValue reads a KSUID from a BSON string holding the text
+// form, or from BSON binary of subtype 0 and 20 bytes, the form that
+// earlier versions of this package (and segmentio/ksuid users) wrote. Any other BSON value is an error that names its type,
 // and leaves id unchanged: null wraps ErrNull (decode into NullKSUID or
 // *KSUID where a field may be null), other types ErrUnsupportedType. It
 // has the signature of mongo-driver v2's bson.ValueUnmarshaler.

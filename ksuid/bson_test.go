@@ -11,10 +11,11 @@ import (
 func TestMarshalBSONValue(t *testing.T) {
 	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
 	typ, data, err := id.MarshalBSONValue()
-	// Binary (0x05): int32 length 20, subtype 0, the 20 bytes.
-	want := append([]byte{20, 0, 0, 0, 0}, id[:]...)
-	if err != nil || typ != 0x05 || !bytes.Equal(data, want) {
-		t.Errorf("MarshalBSONValue = %#x, %x, %v; want 0x05, %x", typ, data, err, want)
+	// String (0x02): int32 length 28 (27 characters and the NUL), the
+	// text, NUL.
+	want := []byte("\x1c\x00\x00\x000qjBBlJIfbVLKwnJn4xpLGDr00e\x00")
+	if err != nil || typ != 0x02 || !bytes.Equal(data, want) {
+		t.Errorf("MarshalBSONValue = %#x, %q, %v; want 0x02, %q", typ, data, err, want)
 	}
 	if typ, data, _ := (ksuid.NullKSUID{}).MarshalBSONValue(); typ != 0x0A || data != nil {
 		t.Errorf("invalid NullKSUID = %#x, %x; want null", typ, data)

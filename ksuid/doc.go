@@ -51,8 +51,10 @@
 // # Databases
 //
 // KSUID implements driver.Valuer (the text form) and sql.Scanner (text, or
-// the 20 raw bytes), and mongo-driver v2's bson.ValueMarshaler and
-// bson.ValueUnmarshaler (binary subtype 0) without importing it. The
+// the 20 raw bytes), and mongo-driver v2's bson.ValueMarshaler (the
+// 27-character string, the one form KSUIDs are stored in) and
+// bson.ValueUnmarshaler (the string, or the binary of subtype 0 that
+// earlier versions wrote) without importing it. The
 // sqltype, bsoncodec and gormplugin packages of this module make the type
 // native to pgx, MongoDB and GORM.
 //

@@ -1,23 +1,9 @@
 package ksuid
 
-import (
-	"encoding/binary"
-
-	"github.com/sortid/sortid/internal/idtype"
-)
-
-// StringKSUID is a KSUID that MongoDB stores as its 27-character text (a
-// BSON string) instead of 20 bytes of binary. Declare a field with it when
-// another service or language reads or writes the collection:
-//
-//	type Event struct {
-//		OrderID ksuid.StringKSUID `bson:"order_id"`
-//	}
-//
-// The form belongs to the type, so every writer stores the string: the
-// driver's default registry, bsoncodec's, bson.Marshal, an UpdateOne with
-// the value in $set. Convert with StringKSUID(id) and KSUID(s). Decoding
-// reads both forms, like KSUID's.
+// StringKSUID is a KSUID, stored in MongoDB as its 27-character text, as
+// KSUID is too now: the two types write the same BSON string and read
+// the same forms. It is kept so that code declaring it still compiles;
+// new code declares KSUID. Convert with StringKSUID(id) and KSUID(s).
 //
 // The text sorts like the bytes under MongoDB's default (simple) collation;
 // a locale collation, such as {locale: "en"}, sorts "a" beside "A" and
@@ -42,13 +28,11 @@ func (s *StringKSUID) UnmarshalText(text []byte) error { return (*KSUID)(s).Unma
 // UnmarshalJSON reads a JSON string as KSUID.UnmarshalJSON does.
 func (s *StringKSUID) UnmarshalJSON(data []byte) error { return (*KSUID)(s).UnmarshalJSON(data) }
 
-// MarshalBSONValue writes s as a BSON string holding the 27-character text
-// form. It has the signature of mongo-driver v2's bson.ValueMarshaler.
+// MarshalBSONValue writes s as KSUID.MarshalBSONValue does: a BSON
+// string holding the 27-character text form. It has the signature of
+// mongo-driver v2's bson.ValueMarshaler.
 func (s StringKSUID) MarshalBSONValue() (typ byte, data []byte, err error) {
-	data = make([]byte, 4, 4+EncodedLen+1)
-	binary.LittleEndian.PutUint32(data, EncodedLen+1)
-	data, _ = KSUID(s).AppendText(data)
-	return idtype.BSONString, append(data, 0), nil
+	return KSUID(s).MarshalBSONValue()
 }
 
 // UnmarshalBSONValue reads either stored form, as KSUID.UnmarshalBSONValue

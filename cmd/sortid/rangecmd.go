@@ -33,11 +33,11 @@ func (b Bounds) asByteaHex() Bounds {
 	return b
 }
 
-// mongoFilter returns b as a mongosh filter on field. A KSUID field may
-// hold binary (ksuid.KSUID) or the string (ksuid.StringKSUID, other
-// languages), so the filter matches either, as bsoncodec's
-// KSUIDField.Between does; MongoDB compares values of one type only, so
-// each branch keeps to its form.
+// mongoFilter returns b as a mongosh filter on field. A KSUID field holds
+// the string (what sortid and other languages store) and, in older
+// collections, binary (what earlier versions of sortid wrote), so the
+// filter matches either, as bsoncodec's KSUIDField.Between does; MongoDB
+// compares values of one type only, so each branch keeps to its form.
 func (b Bounds) mongoFilter(field string) string {
 	f := strconv.Quote(field)
 	switch b.Type {
