@@ -18,6 +18,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
 )
 
@@ -280,14 +281,18 @@ func mongoMachineRows(t *testing.T, ctx context.Context, kind string) []machineR
 }
 
 // idBytes returns the bytes of a stored _id: an ObjectId, or a KSUID as
-// binary.
+// the string it is stored as.
 func idBytes(t *testing.T, v bson.RawValue) []byte {
 	t.Helper()
 	if oid, ok := v.ObjectIDOK(); ok {
 		return oid[:]
 	}
-	if _, data, ok := v.BinaryOK(); ok {
-		return slices.Clone(data)
+	if s, ok := v.StringValueOK(); ok {
+		id, err := ksuid.Parse(s)
+		if err != nil {
+			t.Fatalf("_id %q: %v", s, err)
+		}
+		return id.Bytes()
 	}
 	t.Fatalf("_id of BSON type %v", v.Type)
 	return nil
