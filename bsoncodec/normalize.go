@@ -49,28 +49,30 @@ type ObjectIDForms struct {
 // Mixed reports whether the field holds ObjectIDs in both forms.
 func (c ObjectIDForms) Mixed() bool { return c.ObjectID > 0 && c.String > 0 }
 
-// countTypes counts coll's documents by the BSON type of field, in one
-// aggregation over the whole collection.
-func countTypes(ctx context.Context, coll *mongo.Collection, field string) (map[string]int64, error) {
+// countTypes counts coll's documents by the BSON type of field ($type's
+// names: "string", "binData", "missing", …), in one aggregation over the
+// whole collection, and returns the total too.
+func countTypes(ctx context.Context, coll *mongo.Collection, field string) (counts map[string]int64, total int64, err error) {
 	cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$group", Value: bson.D{
 		{Key: "_id", Value: bson.D{{Key: "$type", Value: "$" + field}}},
 		{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}},
 	}}}})
 	if err != nil {
-		return nil, fmt.Errorf("bsoncodec: counting the forms of %s in %s: %w", field, coll.Name(), err)
+		return nil, 0, fmt.Errorf("bsoncodec: counting the forms of %s in %s: %w", field, coll.Name(), err)
 	}
 	var groups []struct {
 		Type string `bson:"_id"`
 		N    int64  `bson:"n"`
 	}
 	if err := cur.All(ctx, &groups); err != nil {
-		return nil, fmt.Errorf("bsoncodec: counting the forms of %s in %s: %w", field, coll.Name(), err)
+		return nil, 0, fmt.Errorf("bsoncodec: counting the forms of %s in %s: %w", field, coll.Name(), err)
 	}
-	counts := map[string]int64{}
+	counts = map[string]int64{}
 	for _, g := range groups {
 		counts[g.Type] += g.N
+		total += g.N
 	}
-	return counts, nil
+	return counts, total, nil
 }
 
 // CountKSUIDForms counts coll's documents by the BSON type of field, in
@@ -79,25 +81,12 @@ func countTypes(ctx context.Context, coll *mongo.Collection, field string) (map[
 // types, not contents: NormalizeKSUIDs reports values of the right type
 // that are not KSUIDs.
 func CountKSUIDForms(ctx context.Context, coll *mongo.Collection, field KSUIDField) (KSUIDForms, error) {
-	var c KSUIDForms
-	counts, err := countTypes(ctx, coll, string(field))
+	counts, total, err := countTypes(ctx, coll, string(field))
 	if err != nil {
-		return c, err
+		return KSUIDForms{}, err
 	}
-	for typ, n := range counts {
-		switch typ {
-		case "binData":
-			c.Binary += n
-		case "string":
-			c.String += n
-		case "null":
-			c.Null += n
-		case "missing":
-			c.Missing += n
-		default:
-			c.Other += n
-		}
-	}
+	c := KSUIDForms{String: counts["string"], Binary: counts["binData"], Null: counts["null"], Missing: counts["missing"]}
+	c.Other = total - c.String - c.Binary - c.Null - c.Missing
 	c.Collation, err = collationOf(ctx, coll, string(field))
 	return c, err
 }
@@ -105,25 +94,12 @@ func CountKSUIDForms(ctx context.Context, coll *mongo.Collection, field KSUIDFie
 // CountObjectIDForms counts coll's documents by the BSON type of field, in
 // one aggregation over the whole collection.
 func CountObjectIDForms(ctx context.Context, coll *mongo.Collection, field ObjectIDField) (ObjectIDForms, error) {
-	var c ObjectIDForms
-	counts, err := countTypes(ctx, coll, string(field))
+	counts, total, err := countTypes(ctx, coll, string(field))
 	if err != nil {
-		return c, err
+		return ObjectIDForms{}, err
 	}
-	for typ, n := range counts {
-		switch typ {
-		case "objectId":
-			c.ObjectID += n
-		case "string":
-			c.String += n
-		case "null":
-			c.Null += n
-		case "missing":
-			c.Missing += n
-		default:
-			c.Other += n
-		}
-	}
+	c := ObjectIDForms{ObjectID: counts["objectId"], String: counts["string"], Null: counts["null"], Missing: counts["missing"]}
+	c.Other = total - c.ObjectID - c.String - c.Null - c.Missing
 	return c, nil
 }
 
