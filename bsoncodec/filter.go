@@ -3,6 +3,7 @@ package bsoncodec
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -73,43 +74,54 @@ type KSUIDField string
 
 // ObjectIDField names a document field that holds ObjectIDs, for filters
 // that match both forms: BSON ObjectId (what objectid.ObjectID and the
-// drivers write) and the 24 lowercase hex digits as a string (what another
-// service may have stored, from an ObjectId's toString or hex()). Its
-// methods work as KSUIDField's; NormalizeObjectIDs rewrites the strings
-// to ObjectIds.
+// drivers write) and the 24 hex digits as a string (what another service
+// may have stored, from an ObjectId's toString or hex()), lowercase or
+// uppercase (a string of mixed case is matched by neither). Its methods
+// work as KSUIDField's; NormalizeObjectIDs rewrites the strings to
+// ObjectIds.
 type ObjectIDField string
 
-// fieldForms is what the filters need of one ID type: its stored form
-// and its other (legacy) form, the smallest and largest ID, and the
-// pattern that keeps a string clause to the type's text.
+// fieldForms is what the filters need of one ID type: the forms it can be
+// stored in, the stored one first, and the smallest and largest ID.
 type fieldForms[ID any] struct {
-	forms    func(ID) (stored, legacy any)
+	forms    []storedForm[ID]
 	min, max ID
-	// stringStored tells which form is the string, whose range clause
-	// gets the pattern.
-	stringStored bool
-	pattern      string
+}
+
+// storedForm is one form of an ID: its BSON value, and for a string form
+// the pattern that keeps a range clause to the type's text.
+type storedForm[ID any] struct {
+	value   func(ID) any
+	pattern string
 }
 
 var (
 	ksuidForms = fieldForms[ksuid.KSUID]{
-		forms: func(id ksuid.KSUID) (any, any) {
-			return id.String(), bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: id.Bytes()}
+		forms: []storedForm[ksuid.KSUID]{
+			{func(id ksuid.KSUID) any { return id.String() }, "^[0-9A-Za-z]{27}$"},
+			{func(id ksuid.KSUID) any { return bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: id.Bytes()} }, ""},
 		},
-		min: ksuid.KSUID{}, max: ksuid.Max, stringStored: true, pattern: "^[0-9A-Za-z]{27}$",
+		min: ksuid.KSUID{}, max: ksuid.Max,
 	}
+	// An ObjectID's hex is written lowercase by the drivers (toString,
+	// hex()), but another service may have upper-cased it; each case is
+	// a form of its own, in its own order.
 	objectIDForms = fieldForms[objectid.ObjectID]{
-		forms: func(id objectid.ObjectID) (any, any) { return bson.ObjectID(id), id.String() },
-		min:   objectid.ObjectID{}, max: objectid.ObjectID{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
-		pattern: "^[0-9a-f]{24}$",
+		forms: []storedForm[objectid.ObjectID]{
+			{func(id objectid.ObjectID) any { return bson.ObjectID(id) }, ""},
+			{func(id objectid.ObjectID) any { return id.String() }, "^[0-9a-f]{24}$"},
+			{func(id objectid.ObjectID) any { return strings.ToUpper(id.String()) }, "^[0-9A-F]{24}$"},
+		},
+		min: objectid.ObjectID{}, max: objectid.ObjectID{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF},
 	}
 )
 
 func (ff fieldForms[ID]) list(ids []ID) bson.A {
-	a := make(bson.A, 0, 2*len(ids))
+	a := make(bson.A, 0, len(ff.forms)*len(ids))
 	for _, id := range ids {
-		s, l := ff.forms(id)
-		a = append(a, s, l)
+		for _, f := range ff.forms {
+			a = append(a, f.value(id))
+		}
 	}
 	return a
 }
@@ -118,28 +130,24 @@ func (ff fieldForms[ID]) op(field, op string, ids []ID) Filter {
 	return Filter{{Key: field, Value: bson.D{{Key: op, Value: ff.list(ids)}}}}
 }
 
-// clauses is the filter {$or: [{f: stored bounds}, {f: legacy bounds}]}
-// of the bounds lo (with loOp) and hi (with hiOp). MongoDB compares values
-// of one BSON type only, so each clause keeps to its form, and each is in
-// time order within it. Each clause is bounded on both sides (an open side
-// by the smallest or largest ID) and the string clause by the type's
-// pattern, so that no value of the same BSON type that is not an ID
-// matches: a binary of another length or subtype (binary sorts by length,
-// then subtype, then bytes), a string of another length or alphabet.
+// clauses is the filter {$or: [{f: bounds in one form}, …]} of the bounds
+// lo (with loOp) and hi (with hiOp). MongoDB compares values of one BSON
+// type only, so each clause keeps to its form, and each is in time order
+// within it. Each clause is bounded on both sides (an open side by the
+// smallest or largest ID) and a string clause by its form's pattern, so
+// that no value of the same BSON type that is not an ID matches: a binary
+// of another length or subtype (binary sorts by length, then subtype,
+// then bytes), a string of another length or alphabet.
 func (ff fieldForms[ID]) clauses(field string, loOp string, lo ID, hiOp string, hi ID) Filter {
-	slo, llo := ff.forms(lo)
-	shi, lhi := ff.forms(hi)
-	stored := bson.D{{Key: loOp, Value: slo}, {Key: hiOp, Value: shi}}
-	legacy := bson.D{{Key: loOp, Value: llo}, {Key: hiOp, Value: lhi}}
-	if ff.stringStored {
-		stored = append(stored, bson.E{Key: "$regex", Value: ff.pattern})
-	} else {
-		legacy = append(legacy, bson.E{Key: "$regex", Value: ff.pattern})
+	or := make(bson.A, len(ff.forms))
+	for i, f := range ff.forms {
+		bounds := bson.D{{Key: loOp, Value: f.value(lo)}, {Key: hiOp, Value: f.value(hi)}}
+		if f.pattern != "" {
+			bounds = append(bounds, bson.E{Key: "$regex", Value: f.pattern})
+		}
+		or[i] = bson.D{{Key: field, Value: bounds}}
 	}
-	return Filter{{Key: "$or", Value: bson.A{
-		bson.D{{Key: field, Value: stored}},
-		bson.D{{Key: field, Value: legacy}},
-	}}}
+	return Filter{{Key: "$or", Value: or}}
 }
 
 func (ff fieldForms[ID]) above(field, op string, id ID) Filter {

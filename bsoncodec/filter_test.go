@@ -60,24 +60,27 @@ func TestObjectIDFieldFilters(t *testing.T) {
 	b := objectid.MustParse("60c468e7101bf215dc9fa836")
 	f := bsoncodec.ObjectIDField("o")
 	const (
-		oidA, hexA = `{"$oid":"60c468e6101bf215dc9fa835"}`, `"60c468e6101bf215dc9fa835"`
-		oidB, hexB = `{"$oid":"60c468e7101bf215dc9fa836"}`, `"60c468e7101bf215dc9fa836"`
-		oidMax     = `{"$oid":"ffffffffffffffffffffffff"}`
-		hexMax     = `"ffffffffffffffffffffffff"`
-		oidMin     = `{"$oid":"000000000000000000000000"}`
-		hexMin     = `"000000000000000000000000"`
-		hexRegex   = `"$regex":"^[0-9a-f]{24}$"`
+		oidA, hexA, upA = `{"$oid":"60c468e6101bf215dc9fa835"}`, `"60c468e6101bf215dc9fa835"`, `"60C468E6101BF215DC9FA835"`
+		oidB, hexB, upB = `{"$oid":"60c468e7101bf215dc9fa836"}`, `"60c468e7101bf215dc9fa836"`, `"60C468E7101BF215DC9FA836"`
+		oidMax          = `{"$oid":"ffffffffffffffffffffffff"}`
+		hexMax, upMax   = `"ffffffffffffffffffffffff"`, `"FFFFFFFFFFFFFFFFFFFFFFFF"`
+		oidMin          = `{"$oid":"000000000000000000000000"}`
+		hexMin          = `"000000000000000000000000"`
+		lower, upper    = `"$regex":"^[0-9a-f]{24}$"`, `"$regex":"^[0-9A-F]{24}$"`
 	)
 	for _, tc := range []struct {
 		name   string
 		filter bsoncodec.Filter
 		want   string
 	}{
-		{"Eq", f.Eq(a), `{"o":{"$in":[` + oidA + `,` + hexA + `]}}`},
-		{"Nin", f.Nin(a, b), `{"o":{"$nin":[` + oidA + `,` + hexA + `,` + oidB + `,` + hexB + `]}}`},
-		{"Gt", f.Gt(a), `{"$or":[{"o":{"$gt":` + oidA + `,"$lte":` + oidMax + `}},{"o":{"$gt":` + hexA + `,"$lte":` + hexMax + `,` + hexRegex + `}}]}`},
-		{"Lt", f.Lt(a), `{"$or":[{"o":{"$gte":` + oidMin + `,"$lt":` + oidA + `}},{"o":{"$gte":` + hexMin + `,"$lt":` + hexA + `,` + hexRegex + `}}]}`},
-		{"Between", f.Between(a, b), `{"$or":[{"o":{"$gte":` + oidA + `,"$lte":` + oidB + `}},{"o":{"$gte":` + hexA + `,"$lte":` + hexB + `,` + hexRegex + `}}]}`},
+		{"Eq", f.Eq(a), `{"o":{"$in":[` + oidA + `,` + hexA + `,` + upA + `]}}`},
+		{"Nin", f.Nin(a, b), `{"o":{"$nin":[` + oidA + `,` + hexA + `,` + upA + `,` + oidB + `,` + hexB + `,` + upB + `]}}`},
+		{"Gt", f.Gt(a), `{"$or":[{"o":{"$gt":` + oidA + `,"$lte":` + oidMax + `}},{"o":{"$gt":` + hexA + `,"$lte":` + hexMax + `,` + lower + `}},` +
+			`{"o":{"$gt":` + upA + `,"$lte":` + upMax + `,` + upper + `}}]}`},
+		{"Lt", f.Lt(a), `{"$or":[{"o":{"$gte":` + oidMin + `,"$lt":` + oidA + `}},{"o":{"$gte":` + hexMin + `,"$lt":` + hexA + `,` + lower + `}},` +
+			`{"o":{"$gte":` + hexMin + `,"$lt":` + upA + `,` + upper + `}}]}`},
+		{"Between", f.Between(a, b), `{"$or":[{"o":{"$gte":` + oidA + `,"$lte":` + oidB + `}},{"o":{"$gte":` + hexA + `,"$lte":` + hexB + `,` + lower + `}},` +
+			`{"o":{"$gte":` + upA + `,"$lte":` + upB + `,` + upper + `}}]}`},
 	} {
 		js, err := bson.MarshalExtJSON(tc.filter, false, false)
 		if err != nil || string(js) != tc.want {

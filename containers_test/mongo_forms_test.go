@@ -3,6 +3,7 @@ package containers
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,20 +118,24 @@ func TestMongoEventsTrial(t *testing.T) {
 }
 
 // TestMongoObjectIDForms: ObjectIDs another service stored as hex
-// strings beside ObjectIds: counted, found by both-forms filters, and
-// normalized to ObjectIds in a field and in _id, after which the typed
-// value finds every one.
+// strings (lowercase, and one uppercase) beside ObjectIds: counted, found
+// by both-forms filters (a Nin that missed the uppercase one would have
+// deleted it), and normalized to ObjectIds in a field and in _id, after
+// which the typed value finds every one.
 func TestMongoObjectIDForms(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
 	coll := mongoCollection(t, ctx, servers.mongoPlainDB)
 	base := time.Now().Add(-time.Hour).Truncate(time.Second)
-	ids := make([]objectid.ObjectID, 10)
+	ids := make([]objectid.ObjectID, 12)
 	var docs []any
 	for i := range ids {
 		ids[i] = must(objectid.NewAt(base.Add(time.Duration(i) * time.Second)))
 		var v any = ids[i]
-		if i%2 == 1 {
+		switch {
+		case i == 11:
+			v = strings.ToUpper(ids[i].String())
+		case i%2 == 1:
 			v = ids[i].String()
 		}
 		docs = append(docs, bson.D{{Key: "_id", Value: v}, {Key: "ref", Value: v}, {Key: "n", Value: i}})
@@ -139,7 +144,7 @@ func TestMongoObjectIDForms(t *testing.T) {
 	if _, err := coll.InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := bsoncodec.CountObjectIDForms(ctx, coll, "ref"); err != nil || c != (bsoncodec.ObjectIDForms{ObjectID: 5, String: 6}) || !c.Mixed() {
+	if c, err := bsoncodec.CountObjectIDForms(ctx, coll, "ref"); err != nil || c != (bsoncodec.ObjectIDForms{ObjectID: 6, String: 7}) || !c.Mixed() {
 		t.Errorf("forms: %+v (%v)", c, err)
 	}
 	f := bsoncodec.ObjectIDField("ref")
@@ -159,9 +164,10 @@ func TestMongoObjectIDForms(t *testing.T) {
 		{"Eq of an ObjectId", f.Eq(ids[2]), 1},
 		{"Eq of a string", f.Eq(ids[3]), 1},
 		{"In", f.In(ids[0], ids[1], ids[2]), 3},
-		{"Nin", f.Nin(ids[0], ids[1]), 9},
+		{"Eq of an uppercase string", f.Eq(ids[11]), 1},
+		{"Nin", f.Nin(ids[0], ids[1], ids[11]), 10},
 		{"Between", f.Between(must(objectid.MinAt(ids[2].Time())), must(objectid.MaxAt(ids[6].Time()))), 5},
-		{"Gte", f.Gte(ids[8]), 2},
+		{"Gte", f.Gte(ids[8]), 4},
 	} {
 		if got := count(q.filter); got != q.want {
 			t.Errorf("%s: %d, want %d", q.name, got, q.want)
@@ -172,8 +178,8 @@ func TestMongoObjectIDForms(t *testing.T) {
 	}
 	for _, field := range []bsoncodec.ObjectIDField{"ref", "_id"} {
 		n, err := bsoncodec.NormalizeObjectIDs(ctx, coll, field, bsoncodec.NormalizeOptions{BatchSize: 2})
-		if n != 5 || !errors.Is(err, bsoncodec.ErrNotObjectID) || !errors.Is(err, objectid.ErrInvalidLength) {
-			t.Errorf("NormalizeObjectIDs(%s): %d, %v; want 5 and the value that is no ObjectID named", field, n, err)
+		if n != 6 || !errors.Is(err, bsoncodec.ErrNotObjectID) || !errors.Is(err, objectid.ErrInvalidLength) {
+			t.Errorf("NormalizeObjectIDs(%s): %d, %v; want 6 and the value that is no ObjectID named", field, n, err)
 		}
 	}
 	for i, id := range ids {
