@@ -9,6 +9,8 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/sortid/sortid/internal/idkind"
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
 )
 
 // extensionCodec is the codec of the sortid extension's base types ksuid
@@ -130,6 +132,32 @@ func (p extensionScanPlan) Scan(src []byte, target any) error {
 		return err
 	}
 	switch target := target.(type) {
+	// The ID types of the column's kind take the bytes directly: through
+	// Scan, the []byte would be boxed into an any, an allocation per row.
+	case *ksuid.KSUID:
+		if p.kind == idkind.KSUID {
+			*target = ksuid.KSUID(raw)
+			return nil
+		}
+		return target.Scan(p.kind.FormatText(raw)) // another kind's text: refused with the type's error
+	case *ksuid.NullKSUID:
+		if p.kind == idkind.KSUID {
+			*target = ksuid.NullKSUID{KSUID: ksuid.KSUID(raw), Valid: true}
+			return nil
+		}
+		return target.Scan(p.kind.FormatText(raw))
+	case *objectid.ObjectID:
+		if p.kind == idkind.ObjectID {
+			*target = objectid.ObjectID(raw)
+			return nil
+		}
+		return target.Scan(p.kind.FormatText(raw))
+	case *objectid.NullObjectID:
+		if p.kind == idkind.ObjectID {
+			*target = objectid.NullObjectID{ObjectID: objectid.ObjectID(raw), Valid: true}
+			return nil
+		}
+		return target.Scan(p.kind.FormatText(raw))
 	case *string:
 		*target = p.kind.FormatText(raw)
 	case *[]byte:
@@ -139,13 +167,9 @@ func (p extensionScanPlan) Scan(src []byte, target any) error {
 	case pgtype.TextScanner:
 		return target.ScanText(pgtype.Text{String: p.kind.FormatText(raw), Valid: true})
 	case sql.Scanner:
-		// The ID types of the column's kind take the raw bytes (and copy
-		// them); any other Scanner (sql.NullString, another kind's ID,
-		// which then refuses it) gets the text form, as database/sql
-		// would give it.
-		if k, _ := idkind.Of(reflect.TypeOf(target)); k == p.kind {
-			return target.Scan(raw)
-		}
+		// Any other Scanner (sql.NullString, another kind's ID, which
+		// then refuses it) gets the text form, as database/sql would
+		// give it.
 		return target.Scan(p.kind.FormatText(raw))
 	}
 	return nil

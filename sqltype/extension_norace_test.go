@@ -22,3 +22,25 @@ func TestExtensionEncodeNoAllocs(t *testing.T) {
 		t.Errorf("%v allocations per encode, want 0", n)
 	}
 }
+
+// Scanning the extension's type into the ID types, every row read,
+// allocates nothing either.
+func TestExtensionScanNoAllocs(t *testing.T) {
+	m := extensionMap()
+	id := ksuid.New()
+	var got ksuid.KSUID
+	var null ksuid.NullKSUID
+	for _, target := range []any{&got, &null} {
+		plan := m.PlanScan(extensionOID, pgtype.BinaryFormatCode, target)
+		if n := testing.AllocsPerRun(1000, func() {
+			if err := plan.Scan(id[:], target); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%T: %v allocations per scan, want 0", target, n)
+		}
+	}
+	if got != id || null.KSUID != id || !null.Valid {
+		t.Errorf("scanned %v, %v; want %v", got, null, id)
+	}
+}
