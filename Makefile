@@ -7,14 +7,15 @@ test:
 	GO=$(GO) scripts/test.sh
 
 # The one-minute loop while changing code, with no Docker, network or
-# root: formatting, vet, the library's unit tests with the race detector
-# (TestAPI among them compares the exported API with api/sortid.txt), and
+# root: formatting, vet, the unit tests with the race detector of each of
+# the library's modules (scripts/gomodules.sh names them; TestAPI among
+# them compares the exported API of all of them with api/sortid.txt), and
 # a build of every Go block in README.md and docs/. make test is what CI
 # runs.
 check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
-	$(GO) vet ./...
-	$(GO) test -race ./...
+	GO=$(GO) scripts/gomodules.sh vet ./...
+	GO=$(GO) scripts/gomodules.sh test -race ./...
 	GO=$(GO) scripts/snippets.sh
 
 # After a deliberate change to the exported API: rewrite the listing.

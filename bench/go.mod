@@ -8,6 +8,9 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/segmentio/ksuid v1.0.4
 	github.com/sortid/sortid v0.0.0
+	github.com/sortid/sortid/bsoncodec v0.0.0-00010101000000-000000000000
+	github.com/sortid/sortid/gormplugin v0.0.0-00010101000000-000000000000
+	github.com/sortid/sortid/sqltype v0.0.0-00010101000000-000000000000
 	github.com/testcontainers/testcontainers-go v0.45.0
 	github.com/testcontainers/testcontainers-go/modules/postgres v0.45.0
 	go.mongodb.org/mongo-driver/v2 v2.10.0
@@ -76,3 +79,9 @@ require (
 )
 
 replace github.com/sortid/sortid => ../
+
+replace github.com/sortid/sortid/sqltype => ../sqltype
+
+replace github.com/sortid/sortid/bsoncodec => ../bsoncodec
+
+replace github.com/sortid/sortid/gormplugin => ../gormplugin

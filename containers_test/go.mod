@@ -18,6 +18,9 @@ require (
 	github.com/moby/moby/api v1.56.1
 	github.com/moby/moby/client v0.6.2
 	github.com/sortid/sortid v0.0.0
+	github.com/sortid/sortid/bsoncodec v0.0.0-00010101000000-000000000000
+	github.com/sortid/sortid/gormplugin v0.0.0-00010101000000-000000000000
+	github.com/sortid/sortid/sqltype v0.0.0-00010101000000-000000000000
 	github.com/testcontainers/testcontainers-go v0.45.0
 	github.com/testcontainers/testcontainers-go/modules/postgres v0.45.0
 	github.com/uptrace/bun v1.3.0
@@ -112,3 +115,9 @@ require (
 )
 
 tool entgo.io/ent/cmd/ent
+
+replace github.com/sortid/sortid/sqltype => ../sqltype
+
+replace github.com/sortid/sortid/bsoncodec => ../bsoncodec
+
+replace github.com/sortid/sortid/gormplugin => ../gormplugin

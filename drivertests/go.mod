@@ -15,6 +15,7 @@ require (
 	github.com/google/uuid v1.6.0
 	github.com/segmentio/ksuid v1.0.4
 	github.com/sortid/sortid v0.0.0
+	github.com/sortid/sortid/gormplugin v0.0.0-00010101000000-000000000000
 	go.mongodb.org/mongo-driver/v2 v2.10.0
 	golang.org/x/mod v0.41.0
 	gorm.io/driver/sqlite v1.6.0
@@ -28,3 +29,5 @@ require (
 	github.com/mattn/go-sqlite3 v1.14.22 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )
+
+replace github.com/sortid/sortid/gormplugin => ../gormplugin

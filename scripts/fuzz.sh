@@ -22,7 +22,7 @@ run_target() {
 	local pkg=$1 target=$2 log before after
 	log=$(mktemp)
 	before=$(corpus_count "$pkg" "$target")
-	$GO test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" -parallel "$PARALLEL" "./$pkg" >"$log" 2>&1
+	$GO test -C "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" -parallel "$PARALLEL" . >"$log" 2>&1
 	local rc=$?
 	after=$(corpus_count "$pkg" "$target")
 	local execs
@@ -48,7 +48,7 @@ run_target() {
 }
 
 for pkg in ksuid objectid uuidv7 gormplugin; do
-	for target in $($GO test -list '^Fuzz' "./$pkg" | grep '^Fuzz'); do
+	for target in $($GO test -C "$pkg" -list '^Fuzz' . | grep '^Fuzz'); do
 		run_target "$pkg" "$target"
 		rc=$?
 		if [ $rc -eq 2 ]; then

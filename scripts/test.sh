@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command, run by `make test` (and so by CI): gofmt and
-# vet; the unit tests with the race detector, with gormplugin's on SQLite
+# vet; the unit tests with the race detector, in each of the library's
+# modules (scripts/gomodules.sh), with gormplugin's on SQLite
 # (drivertests/gormsqlite), the migration tables and what a consumer
 # downloads (drivertests/migrate, modgraph); the page of cmd/sortid in headless Chromium
 # (drivertests/browser); the sortid extension's text codec under
@@ -40,7 +41,8 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 step go vet
-$GO vet ./... || exit 1
+# Each of the library's modules: the core and the adapters.
+GO=$GO scripts/gomodules.sh vet ./... || exit 1
 
 step packages
 scripts/install-packages.sh || exit 1
@@ -108,7 +110,7 @@ GOTOOLCHAIN=go1.27.3 $GO version >"$run/toolchain.log" 2>&1 &
 
 status=0
 step unit tests
-$GO test -race ./... || status=1
+GO=$GO scripts/gomodules.sh test -race ./... || status=1
 # gormplugin on SQLite and the migration tables against segmentio/ksuid
 # and mongo-driver: a module of their own (with the browser test below),
 # so that their drivers stay out of the library's go.mod.
@@ -125,7 +127,8 @@ make -s -C extension check-idtext || status=1
 step tests without the race detector
 # Allocation counts (the race detector makes sync.Pool drop items on
 # purpose) and the 2^24-ID command test (too slow under it).
-$GO test -count=1 -run 'NoAllocs|NeverRepeat' ./ksuid ./objectid ./uuidv7 ./sqltype ./cmd/sortid || status=1
+$GO test -count=1 -run 'NoAllocs|NeverRepeat' ./ksuid ./objectid ./uuidv7 ./cmd/sortid || status=1
+$GO test -C sqltype -count=1 -run 'NoAllocs' . || status=1
 step "ID packages on GOARCH=386 (under qemu-i386)"
 # The clock is read differently on linux/amd64 and elsewhere; both must
 # behave the same, in and out of a testing/synctest bubble. This kernel
@@ -165,7 +168,7 @@ step "unit tests under Go 1.27"
 # The go directive is 1.26.0 (pgx's x/text and x/sync need it); the next
 # release must build and pass too. The go command fetches that toolchain
 # through the module proxy (about 76 MB, once per machine).
-GOTOOLCHAIN=go1.27.3 $GO test -count=1 ./... || status=1
+GOTOOLCHAIN=go1.27.3 GO=$GO scripts/gomodules.sh test -count=1 ./... || status=1
 step "clock links on other platforms"
 # internal/wallclock reads the runtime's clock through go:linkname off
 # linux/amd64; a link of a program that uses it shows that the symbol is

@@ -1,11 +1,10 @@
-// Package modgraph tests what a program that imports only sortid's ID
-// packages gets from the module graph, the README's claim: the go.mod
-// files of the modules sortid's go.mod requires, listed by go list -m
-// all, and the source of none of them.
+// Package modgraph tests what a program that imports sortid gets from the
+// module graph, the README's claims: a program that imports only the ID
+// packages lists sortid alone in go list -m all and downloads nothing, and
+// one that imports sqltype gets pgx's graph and nothing of MongoDB or GORM.
 package modgraph
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,15 +15,20 @@ import (
 	"golang.org/x/mod/modfile"
 )
 
-func TestConsumerOfKSUID(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+// consumer is a module outside the repository that requires sortid's
+// modules at this checkout (replace directives) and builds main.go.
+type consumer struct {
+	t          *testing.T
+	dir, cache string
+	proxy      string
+}
+
+func newConsumer(t *testing.T, root, main string, modules ...string) *consumer {
+	t.Helper()
 	// A module proxy made of this machine's module cache, then the
 	// configured proxy for what the cache lacks (a fresh machine's cache
-	// has the go.mod files of sortid's requirements but not their .info
-	// files, which go list -m needs). A fresh module cache records what a
+	// has the go.mod files of the drivers but not their .info files,
+	// which go list -m needs). A fresh module cache records what a
 	// consumer downloads.
 	goenv := func(name string) string {
 		out, err := exec.Command("go", "env", name).Output()
@@ -33,53 +37,53 @@ func TestConsumerOfKSUID(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	proxy := "file://" + filepath.Join(goenv("GOMODCACHE"), "cache", "download") + "," + goenv("GOPROXY")
-	dir, cache := t.TempDir(), t.TempDir()
-	write := func(name, text string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+	c := &consumer{t: t, dir: t.TempDir(), cache: t.TempDir(),
+		proxy: "file://" + filepath.Join(goenv("GOMODCACHE"), "cache", "download") + "," + goenv("GOPROXY")}
+	mod := "module example.com/consumer\n\ngo 1.26.0\n\n"
+	for _, m := range modules {
+		path := "github.com/sortid/sortid"
+		if m != "." {
+			path += "/" + m
 		}
+		mod += "require " + path + " v0.0.0\n\nreplace " + path + " => " + filepath.Join(root, m) + "\n\n"
 	}
-	write("go.mod", "module example.com/consumer\n\ngo 1.26.0\n\nrequire github.com/sortid/sortid v0.0.0\n\nreplace github.com/sortid/sortid => "+root+"\n")
-	write("main.go", "package main\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/sortid/sortid/ksuid\"\n\t\"github.com/sortid/sortid/objectid\"\n\t\"github.com/sortid/sortid/uuidv7\"\n)\n\nfunc main() { fmt.Println(ksuid.New(), objectid.New(), uuidv7.New()) }\n")
-	run := func(args ...string) string {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOMODCACHE="+cache, "GOPROXY="+proxy, "GOSUMDB=off",
-			"GOFLAGS=-mod=mod -modcacherw", "GOWORK=off", "GOTOOLCHAIN=local")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	run("mod", "tidy")
-	run("build", "-o", os.DevNull, ".")
-	listed := strings.Fields(run("list", "-m", "-f", "{{.Path}}", "all"))
+	c.write("go.mod", mod)
+	c.write("main.go", main)
+	return c
+}
 
-	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+func (c *consumer) write(name, text string) {
+	if err := os.WriteFile(filepath.Join(c.dir, name), []byte(text), 0o644); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *consumer) run(args ...string) string {
+	c.t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = c.dir
+	cmd.Env = append(os.Environ(), "GOMODCACHE="+c.cache, "GOPROXY="+c.proxy, "GOSUMDB=off",
+		"GOFLAGS=-mod=mod -modcacherw", "GOWORK=off", "GOTOOLCHAIN=local")
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatal(err)
+		c.t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	mf, err := modfile.Parse("go.mod", data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"example.com/consumer", "github.com/sortid/sortid"}
-	for _, r := range mf.Require {
-		want = append(want, r.Mod.Path)
-	}
-	slices.Sort(want)
+	return string(out)
+}
+
+// modules tidies and builds the consumer and returns go list -m all.
+func (c *consumer) modules() []string {
+	c.run("mod", "tidy")
+	c.run("build", "-o", os.DevNull, ".")
+	listed := strings.Fields(c.run("list", "-m", "-f", "{{.Path}}", "all"))
 	slices.Sort(listed)
-	if !slices.Equal(listed, want) {
-		t.Errorf("go list -m all lists\n%s\nwant the consumer, sortid and what sortid's go.mod requires:\n%s",
-			strings.Join(listed, "\n"), strings.Join(want, "\n"))
-	}
-	if !slices.Contains(listed, "github.com/stretchr/testify") {
-		t.Error("testify is no longer listed: update the README's sentence that names it")
-	}
-	var zips, mods []string
-	filepath.WalkDir(filepath.Join(cache, "cache", "download"), func(path string, d os.DirEntry, err error) error {
+	return listed
+}
+
+// downloads returns the module zips and go.mod files the consumer's
+// commands fetched.
+func (c *consumer) downloads() (zips, mods []string) {
+	filepath.WalkDir(filepath.Join(c.cache, "cache", "download"), func(path string, d os.DirEntry, err error) error {
 		switch {
 		case err != nil:
 			return err
@@ -90,20 +94,112 @@ func TestConsumerOfKSUID(t *testing.T) {
 		}
 		return nil
 	})
-	if len(zips) != 0 {
-		t.Errorf("a consumer of ksuid, objectid and uuidv7 downloaded the source of %d modules, want none besides sortid's:\n%s", len(zips), strings.Join(zips, "\n"))
+	return zips, mods
+}
+
+func requires(t *testing.T, gomod string) []string {
+	var paths []string
+	for _, r := range requireLines(t, gomod) {
+		paths = append(paths, r.Mod.Path)
 	}
-	if len(mods) != len(mf.Require) {
-		t.Errorf("downloaded %d go.mod files, want one for each of the %d modules sortid requires", len(mods), len(mf.Require))
-	}
-	// The README gives the count; it must be this one.
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	return paths
+}
+
+func requireLines(t *testing.T, gomod string) []*modfile.Require {
+	data, err := os.ReadFile(gomod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	claim := fmt.Sprintf("`go.mod` files of the %d modules", len(mf.Require))
-	if !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), claim) {
-		t.Errorf("README.md does not say %q", claim)
+	mf, err := modfile.Parse(gomod, data, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("go list -m all: %d modules; downloaded: %d go.mod files, %d zips", len(listed), len(mods), len(zips))
+	return mf.Require
+}
+
+func root(t *testing.T) string {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestConsumerOfIDPackages(t *testing.T) {
+	root := root(t)
+	if r := requires(t, filepath.Join(root, "go.mod")); len(r) != 0 {
+		t.Errorf("the core module's go.mod requires %v, want nothing", r)
+	}
+	c := newConsumer(t, root, `package main
+
+import (
+	"fmt"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/uuidv7"
+)
+
+func main() { fmt.Println(ksuid.New(), objectid.New(), uuidv7.New()) }
+`, ".")
+	listed := c.modules()
+	if want := []string{"example.com/consumer", "github.com/sortid/sortid"}; !slices.Equal(listed, want) {
+		t.Errorf("go list -m all lists\n%s\nwant only the consumer and sortid", strings.Join(listed, "\n"))
+	}
+	if zips, mods := c.downloads(); len(zips)+len(mods) != 0 {
+		t.Errorf("a consumer of ksuid, objectid and uuidv7 downloaded %d module zips and %d go.mod files, want none:\n%s",
+			len(zips), len(mods), strings.Join(append(zips, mods...), "\n"))
+	}
+}
+
+func TestConsumerOfSQLType(t *testing.T) {
+	root := root(t)
+	c := newConsumer(t, root, `package main
+
+import (
+	"fmt"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/sqltype"
+)
+
+func main() { fmt.Println(ksuid.New(), sqltype.AfterConnect != nil) }
+`, ".", "sqltype")
+	listed := c.modules()
+	// pgx's graph: what a program that imports pgx alone, at the version
+	// sqltype requires, lists.
+	var pgxVersion string
+	for _, r := range requireLines(t, filepath.Join(root, "sqltype", "go.mod")) {
+		if r.Mod.Path == "github.com/jackc/pgx/v5" {
+			pgxVersion = r.Mod.Version
+		}
+	}
+	pgxOnly := newConsumer(t, root, `package main
+
+import (
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+func main() { fmt.Println(pgx.ErrNoRows) }
+`)
+	pgxOnly.write("go.mod", "module example.com/consumer\n\ngo 1.26.0\n\nrequire github.com/jackc/pgx/v5 "+pgxVersion+"\n")
+	want := append(pgxOnly.modules(), "github.com/sortid/sortid", "github.com/sortid/sortid/sqltype")
+	slices.Sort(want)
+	if !slices.Equal(listed, want) {
+		t.Errorf("go list -m all lists\n%s\nwant pgx's graph (a consumer of pgx %s alone), sortid and sqltype:\n%s",
+			strings.Join(listed, "\n"), pgxVersion, strings.Join(want, "\n"))
+	}
+	if !slices.Contains(listed, "github.com/jackc/pgx/v5") {
+		t.Error("pgx is not listed: the consumer did not build against sqltype")
+	}
+	for _, m := range listed {
+		for _, other := range []string{"go.mongodb.org/", "gorm.io/", "github.com/sortid/sortid/bsoncodec", "github.com/sortid/sortid/gormplugin"} {
+			if strings.HasPrefix(m, other) {
+				t.Errorf("a consumer of sqltype lists %s", m)
+			}
+		}
+	}
+	t.Logf("go list -m all: %d modules", len(listed))
 }

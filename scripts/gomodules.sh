@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs one go command in each of the library's modules, the core and the
+# adapters, and fails if it failed in any:
+#
+#	scripts/gomodules.sh vet ./...
+#	scripts/gomodules.sh test -race ./...
+#
+# The core, github.com/sortid/sortid (ksuid, objectid, uuidv7, sqlbytes,
+# the command), requires no module; each adapter is a module of its own
+# that requires its driver and the core, which its go.mod replaces with
+# this checkout (CONTRIBUTING.md, "Modules and releases"). The list is the
+# one place that names them; bench/, drivertests/ and containers_test/
+# are modules of tests, not of the library.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+LIBRARY_MODULES=". sqltype bsoncodec gormplugin"
+if [ "${1:-}" = "--list" ]; then
+	echo $LIBRARY_MODULES
+	exit 0
+fi
+status=0
+for m in $LIBRARY_MODULES; do
+	$GO -C "$m" "$@" || status=1
+done
+exit $status
