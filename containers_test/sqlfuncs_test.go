@@ -329,3 +329,92 @@ func TestSQLDomainInTables(t *testing.T) {
 		t.Errorf("27 bytes into the domain: %s %q; want a check violation of domain ksuid", e.Code, e.Message)
 	}
 }
+
+// TestSQLInstallByPart: `sortid sql uuidv7` (Install with "uuidv7")
+// creates the four UUIDv7 functions and nothing of KSUID or ObjectID; on
+// PostgreSQL 18 no pgcrypto, before 18 pgcrypto for uuidv7_generate.
+// Then the ksuid part alone adds its domain and functions and no
+// objectid.
+func TestSQLInstallByPart(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	type server struct {
+		name         string
+		conn         sqltype.Execer
+		query        func(sql string) (pgx.Rows, error)
+		wantPgcrypto bool
+	}
+	cfg := servers.pgConfig.ConnConfig.Copy()
+	cfg.Database = icuDatabase(t, ctx)
+	pg18, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg18.Close(ctx)
+	pg15 := pg15Database(t, ctx, "sortid_install_by_part")
+	for _, s := range []server{
+		{"PostgreSQL 18", pg18, func(sql string) (pgx.Rows, error) { return pg18.Query(ctx, sql) }, false},
+		{"PostgreSQL 15", pg15, func(sql string) (pgx.Rows, error) { return pg15.Query(ctx, sql) }, true},
+	} {
+		t.Run(s.name, func(t *testing.T) {
+			names := func(sql string) []string {
+				t.Helper()
+				rows, err := s.query(sql)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+				if err != nil {
+					t.Fatal(err)
+				}
+				return got
+			}
+			const functions = "SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public' AND p.proname ~ '^(ksuid|objectid|uuidv7)' ORDER BY 1"
+			const types = "SELECT typname::text FROM pg_type WHERE typname IN ('ksuid', 'objectid') ORDER BY 1"
+			const extensions = "SELECT extname::text FROM pg_extension WHERE extname <> 'plpgsql' ORDER BY 1"
+			if got := names(functions); len(got) != 0 {
+				t.Fatalf("a fresh database has %v", got)
+			}
+			for range 2 {
+				if err := sqltype.Install(ctx, s.conn, "", "uuidv7"); err != nil {
+					t.Fatalf("install uuidv7: %v", err)
+				}
+			}
+			if got, want := strings.Join(names(functions), " "), "uuidv7_generate uuidv7_max_at uuidv7_min_at uuidv7_time"; got != want {
+				t.Errorf("after sortid sql uuidv7, functions %q, want %q", got, want)
+			}
+			if got := names(types); len(got) != 0 {
+				t.Errorf("after sortid sql uuidv7, types %v, want none", got)
+			}
+			wantExt := ""
+			if s.wantPgcrypto {
+				wantExt = "pgcrypto"
+			}
+			if got := strings.Join(names(extensions), " "); got != wantExt {
+				t.Errorf("after sortid sql uuidv7, extensions %q, want %q", got, wantExt)
+			}
+			// The functions work: a new ID is version 7 and of now, and
+			// the bounds of a millisecond read back as it.
+			got := names(`SELECT concat_ws(' ', substr(u::text, 15, 1), uuidv7_time(u) > now() - interval '1 minute',
+				uuidv7_time(uuidv7_min_at(t)) = date_trunc('milliseconds', t), uuidv7_time(uuidv7_max_at(t)) = date_trunc('milliseconds', t))
+				FROM (SELECT uuidv7_generate() AS u, timestamptz '2026-05-01 12:00:00.123456Z' AS t) AS x`)
+			if len(got) != 1 || got[0] != "7 t t t" {
+				t.Errorf("uuidv7 functions: %v, want [7 t t t] (version 7, of now, both bounds of the millisecond)", got)
+			}
+			if err := sqltype.Install(ctx, s.conn, "", "ksuid"); err != nil {
+				t.Fatalf("install ksuid: %v", err)
+			}
+			if got := strings.Join(names(types), " "); got != "ksuid" {
+				t.Errorf("after sortid sql ksuid, types %q, want ksuid", got)
+			}
+			if got := names("SELECT extname::text FROM pg_extension WHERE extname = 'pgcrypto'"); len(got) != 1 {
+				t.Errorf("after sortid sql ksuid, no pgcrypto")
+			}
+			for _, f := range names(functions) {
+				if strings.HasPrefix(f, "objectid") {
+					t.Errorf("after sortid sql uuidv7 and ksuid, %s exists", f)
+				}
+			}
+		})
+	}
+}

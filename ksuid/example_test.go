@@ -110,3 +110,16 @@ func ExampleSort() {
 	fmt.Println(ids)
 	// Output: [000000000000000000000000000 0qjBBlJIfbVLKwnJn4xpLGDr00e aWgEPTl1tmebfsQzFP4bxwgy80V]
 }
+
+// The IDs made on 2026-12-01, half-open, for WHERE id >= $1 AND id < $2:
+// the next day's window starts where this one ends, so no ID is in both.
+// Both bounds are truncated to the second.
+func ExampleWindow() {
+	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	lo, hi, _ := ksuid.Window(day, day.AddDate(0, 0, 1))
+	fmt.Println(lo)
+	fmt.Println(hi)
+	// Output:
+	// 3MqfpNUxdljkx0pIXdFzqLnabdg
+	// 3MtUx24urWyxelRXs6fF0Xb8CI4
+}

@@ -80,13 +80,14 @@ func FromParts(t time.Time, payload []byte) (KSUID, error) {
 	return id, nil
 }
 
-// MinAt returns the smallest KSUID whose timestamp is the second of t: its
-// payload is all zero bytes. With MaxAt it bounds a time window, so that
-//
-//	WHERE id BETWEEN MinAt(from) AND MaxAt(to)
-//
-// selects the IDs made in the seconds from through to, both included.
-// A time outside the KSUID range is an error wrapping ErrTimeRange.
+// MinAt returns the smallest KSUID whose timestamp is the second of t (t
+// truncated to the second): its payload is all zero bytes. For "made
+// from since until until", use the half-open bounds of Window, both
+// MinAt: WHERE id >= MinAt(since) AND id < MinAt(until); adjacent
+// windows then share no ID. BETWEEN MinAt(from) AND MaxAt(to) selects the
+// seconds from through to, both included, so two such windows that meet
+// at a second both hold its IDs. A time outside the KSUID range is an
+// error wrapping ErrTimeRange.
 func MinAt(t time.Time) (KSUID, error) {
 	ts, err := timestampOf(t.Unix())
 	if err != nil {
@@ -102,8 +103,9 @@ func withTimestamp(ts uint32) KSUID {
 	return id
 }
 
-// MaxAt returns the largest KSUID whose timestamp is the second of t: its
-// payload is all 0xFF bytes. See MinAt.
+// MaxAt returns the largest KSUID whose timestamp is the second of t (t
+// truncated to the second): its payload is all 0xFF bytes. See MinAt and
+// Window.
 func MaxAt(t time.Time) (KSUID, error) {
 	id, err := MinAt(t)
 	if err != nil {

@@ -61,3 +61,16 @@ func ExampleObjectID_UnmarshalJSON() {
 	// 60c468e6101bf215dc9fa835 <nil>
 	// {"_id":"60c468e6101bf215dc9fa835"}
 }
+
+// The IDs made on 2026-12-01, half-open, for the filter
+// {_id: {$gte: lo, $lt: hi}}: the next day's window starts where this one
+// ends, so no ID is in both. Both bounds are truncated to the second.
+func ExampleWindow() {
+	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	lo, hi, _ := objectid.Window(day, day.AddDate(0, 0, 1))
+	fmt.Println(lo)
+	fmt.Println(hi)
+	// Output:
+	// 6b0e0e000000000000000000
+	// 6b0f5f800000000000000000
+}

@@ -42,10 +42,12 @@ var Nil ObjectID
 // it.
 var Max = ObjectID{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}
 
-// MinAt returns the smallest ObjectID whose timestamp is the second of t:
-// the other 8 bytes are zero. With MaxAt it bounds a time window, so that
-// the filter {_id: {$gte: MinAt(from), $lte: MaxAt(to)}} selects the IDs
-// made in the seconds from through to, both included. A time outside
+// MinAt returns the smallest ObjectID whose timestamp is the second of t
+// (t truncated to the second): the other 8 bytes are zero. For "made from
+// since until until", use the half-open bounds of Window, both MinAt:
+// {_id: {$gte: MinAt(since), $lt: MinAt(until)}}; adjacent windows then
+// share no ID. {$gte: MinAt(from), $lte: MaxAt(to)} selects the seconds
+// from through to, both included. A time outside
 // 1970-01-01T00:00:00Z to 2106-02-07T06:28:15Z is an error wrapping
 // ErrTimeRange.
 func MinAt(t time.Time) (ObjectID, error) {
@@ -56,8 +58,9 @@ func MinAt(t time.Time) (ObjectID, error) {
 	return withTimestamp(sec), nil
 }
 
-// MaxAt returns the largest ObjectID whose timestamp is the second of t:
-// the other 8 bytes are 0xFF. See MinAt.
+// MaxAt returns the largest ObjectID whose timestamp is the second of t
+// (t truncated to the second): the other 8 bytes are 0xFF. See MinAt and
+// Window.
 func MaxAt(t time.Time) (ObjectID, error) {
 	id, err := MinAt(t)
 	if err != nil {

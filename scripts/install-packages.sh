@@ -6,7 +6,8 @@
 # browser test of cmd/sortid), qemu-user (the GOARCH=386 test run) and
 # postgresql-client (psql, which an integration test pipes sortid sql
 # into), postgresql-server-dev-15 and build-essential (to build the sortid
-# extension and its AddressSanitizer test). It needs root and apt-get; elsewhere it says what is missing and
+# extension and its AddressSanitizer test), pgbouncer (the connection
+# pooler the integration tests run in front of PostgreSQL 18). It needs root and apt-get; elsewhere it says what is missing and
 # exits 0, and the tests that need it skip (or fail in CI)
 # with the same reason. With SORTID_NO_INSTALL set it installs nothing and
 # exits 1 after the list.
@@ -25,6 +26,7 @@ fi
 command -v qemu-i386 >/dev/null || add qemu-user "runs the ID packages' tests as GOARCH=386"
 command -v psql >/dev/null || add postgresql-client "psql, which the integration tests pipe sortid sql into"
 [ -x /usr/lib/postgresql/15/bin/pg_config ] || add postgresql-server-dev-15 "PostgreSQL 15's headers, to build the sortid extension for the test server"
+command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || add pgbouncer "the pooler the integration tests run in transaction mode in front of PostgreSQL 18"
 command -v cc >/dev/null && command -v make >/dev/null || add build-essential "the C compiler and make that build the sortid extension"
 [ ${#need[@]} -eq 0 ] && exit 0
 for line in "${why[@]}"; do

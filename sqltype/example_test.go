@@ -47,7 +47,8 @@ func ExampleRegister() {
 
 // The SQL to install once per database: the domains and functions.
 func ExampleInstallSQL() {
-	script, err := sqltype.InstallSQL("")
+	// The KSUID part alone; with no ID type named, all three.
+	script, err := sqltype.InstallSQL("", "ksuid")
 	if err != nil {
 		panic(err)
 	}
@@ -58,7 +59,6 @@ func ExampleInstallSQL() {
 	}
 	// Output:
 	// CREATE DOMAIN ksuid AS bytea
-	// CREATE DOMAIN objectid AS bytea
 	// CREATE OR REPLACE FUNCTION ksuid_generate() RETURNS ksuid
 	// CREATE OR REPLACE FUNCTION ksuid_to_text(id bytea) RETURNS text
 	// CREATE OR REPLACE FUNCTION ksuid_from_text(text_form text) RETURNS ksuid

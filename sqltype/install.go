@@ -10,16 +10,25 @@ import (
 	"github.com/sortid/sortid/internal/pgsql"
 )
 
-// InstallSQL returns sortid's PostgreSQL install script, the text that
-// `sortid sql` prints. It defines the domains ksuid (bytea of 20 bytes)
-// and objectid (bytea of 12 bytes) and the functions ksuid_generate,
-// ksuid_to_text, ksuid_from_text, ksuid_time, ksuid_min_at, ksuid_max_at,
-// objectid_to_text, objectid_from_text and objectid_time, and the
-// operators <, <=, > and >= on two values of each domain, which make a
-// comparison with the text form an error rather than a wrong answer (see
-// the package doc). It creates the pgcrypto extension (ksuid_generate's
-// random source) if it is missing. It needs no superuser. It is
-// idempotent: run again, it replaces the functions and keeps the domains.
+// InstallSQL returns sortid's PostgreSQL install script of the ID types
+// named, the text that `sortid sql [ksuid|objectid|uuidv7]` prints; with
+// none, of all three. Its parts:
+//
+//   - "ksuid": the domain ksuid (bytea of 20 bytes), the functions
+//     ksuid_generate, ksuid_to_text, ksuid_from_text, ksuid_time,
+//     ksuid_min_at and ksuid_max_at, and the operators <, <=, >, >= and
+//     <> on two ksuids, which make a comparison with the text form an
+//     error rather than a wrong answer (see the package doc). It creates
+//     the pgcrypto extension (ksuid_generate's random source) if missing.
+//   - "objectid": the domain objectid (bytea of 12 bytes), its operators,
+//     objectid_to_text, objectid_from_text and objectid_time.
+//   - "uuidv7": uuidv7_generate, uuidv7_time, uuidv7_min_at and
+//     uuidv7_max_at on PostgreSQL's uuid type, and nothing else; pgcrypto
+//     only on a server before 18 (on 18 uuidv7_generate is uuidv7()).
+//
+// A name it does not know is an error wrapping ErrIDType. It needs no
+// superuser. It is idempotent: run again, it replaces the functions and
+// keeps the domains.
 // On a database that has the sortid extension, which is the better
 // install where the server can load it, the script changes nothing and
 // fails (see ErrExtensionInstalled).
@@ -27,8 +36,8 @@ import (
 // With schema "", the objects go into the first schema of the search path
 // (usually public); otherwise into schema, created if missing. A schema
 // name must be lowercase letters, digits and underscores.
-func InstallSQL(schema string) (string, error) {
-	script, err := pgsql.Script(schema)
+func InstallSQL(schema string, idTypes ...string) (string, error) {
+	script, err := pgsql.Script(schema, idTypes...)
 	if err != nil {
 		return "", fmt.Errorf("sqltype: %w", err)
 	}
@@ -39,17 +48,22 @@ func InstallSQL(schema string) (string, error) {
 // schema name they do not take.
 var ErrSchemaName = pgsql.ErrSchemaName
 
+// ErrIDType is wrapped by the error of InstallSQL and Install for an ID
+// type they do not know: they take "ksuid", "objectid" and "uuidv7".
+var ErrIDType = pgsql.ErrIDType
+
 // Execer is what Install needs of a connection: *pgx.Conn, *pgxpool.Pool
 // and pgx.Tx all have it.
 type Execer interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 }
 
-// Install runs the install script of InstallSQL(schema) on db, in one
-// transaction: after an error nothing of it is installed. The script takes an advisory lock, so that installs from
+// Install runs the install script of InstallSQL(schema, idTypes...) on
+// db, in one transaction: after an error nothing of it is installed.
+// Install(ctx, db, "", "uuidv7") installs only the UUIDv7 functions. The script takes an advisory lock, so that installs from
 // several processes at once wait for each other.
-func Install(ctx context.Context, db Execer, schema string) error {
-	script, err := pgsql.ScriptForOneQuery(schema)
+func Install(ctx context.Context, db Execer, schema string, idTypes ...string) error {
+	script, err := pgsql.ScriptForOneQuery(schema, idTypes...)
 	if err != nil {
 		return fmt.Errorf("sqltype: %w", err)
 	}

@@ -13,7 +13,8 @@ func ExampleNew() {
 	// Output: 7 -1
 }
 
-// The bounds of a window of IDs, for WHERE id BETWEEN $1 AND $2. (The
+// The bounds of a closed window of IDs, for WHERE id BETWEEN $1 AND $2
+// (Window gives half-open bounds, which tile). (The
 // milliseconds 0x01a22ee6b000 and 0x01a2340d0bff are 2026-12-01 and its
 // last millisecond.)
 func ExampleMinAt() {
@@ -53,4 +54,17 @@ func ExampleParse() {
 	// Output:
 	// 2022-02-22 19:22:22 +0000 UTC <nil>
 	// uuidv7: parsing "017f22e2-79b0-4cc3-98c4-dc0c0c07398f": version 4, want a version 7 UUID with the RFC 9562 variant
+}
+
+// The IDs made on 2026-12-01, half-open, for WHERE id >= $1 AND id < $2:
+// the next day's window starts where this one ends, so no ID is in both.
+// Both bounds are truncated to the millisecond.
+func ExampleWindow() {
+	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	lo, hi, _ := uuidv7.Window(day, day.AddDate(0, 0, 1))
+	fmt.Println(lo)
+	fmt.Println(hi)
+	// Output:
+	// 01a22ee6-b000-7000-8000-000000000000
+	// 01a2340d-0c00-7000-8000-000000000000
 }

@@ -67,9 +67,11 @@ func (id UUID) Compare(other UUID) int { return bytes.Compare(id[:], other[:]) }
 // Bytes returns the 16 bytes of id in a new slice.
 func (id UUID) Bytes() []byte { return append([]byte(nil), id[:]...) }
 
-// MinAt returns the smallest UUIDv7 of t's millisecond: the lower bound
-// of a window of IDs, WHERE id >= MinAt(from). A time outside 1970 to
-// year 10889 is an error wrapping ErrTimeRange.
+// MinAt returns the smallest UUIDv7 of t's millisecond (t truncated to
+// the millisecond). For "made from since until until", use the half-open
+// bounds of Window, both MinAt: WHERE id >= MinAt(since) AND id <
+// MinAt(until); adjacent windows then share no ID. A time outside 1970
+// to year 10889 is an error wrapping ErrTimeRange.
 func MinAt(t time.Time) (UUID, error) {
 	ms, err := milliOf(t)
 	if err != nil {
@@ -78,8 +80,9 @@ func MinAt(t time.Time) (UUID, error) {
 	return layout(ms, 0, 0), nil
 }
 
-// MaxAt returns the largest UUIDv7 of t's millisecond: the upper bound of
-// a window of IDs, WHERE id <= MaxAt(to).
+// MaxAt returns the largest UUIDv7 of t's millisecond (t truncated to the
+// millisecond): the upper bound of a closed window, WHERE id <=
+// MaxAt(to), which includes all of to's millisecond. See Window.
 func MaxAt(t time.Time) (UUID, error) {
 	ms, err := milliOf(t)
 	if err != nil {

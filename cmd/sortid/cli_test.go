@@ -314,6 +314,27 @@ func TestSQL(t *testing.T) {
 		!strings.Contains(out, `CREATE OR REPLACE FUNCTION "ids".ksuid_to_text(id bytea) RETURNS text`) {
 		t.Errorf("sql --schema ids: exit %d, script:\n%s", code, out)
 	}
+	all, _, _ := sortid(t, "", "sql")
+	for _, args := range [][]string{{"all"}, {"uuidv7", "objectid", "ksuid"}, {"ksuid", "all"}} {
+		if out, _, code := sortid(t, "", append([]string{"sql"}, args...)...); code != 0 || out != all {
+			t.Errorf("sql %v: exit %d, not the whole script", args, code)
+		}
+	}
+	out, _, code = sortid(t, "", "sql", "--schema", "ids", "uuidv7")
+	if code != 0 || !strings.Contains(out, `"ids".uuidv7_generate() RETURNS uuid`) || !strings.Contains(out, `"ids".uuidv7_max_at(`) ||
+		strings.Contains(out, "CREATE DOMAIN") || strings.Contains(out, "ksuid_generate") || strings.Contains(out, "objectid_to_text") || !strings.HasSuffix(out, "COMMIT;\n") {
+		t.Errorf("sql --schema ids uuidv7: exit %d, script:\n%s", code, out)
+	}
+	out, _, code = sortid(t, "", "sql", "objectid")
+	if code != 0 || !strings.Contains(out, "CREATE DOMAIN objectid AS bytea") || strings.Contains(out, "CREATE DOMAIN ksuid") || strings.Contains(out, "uuidv7_generate") {
+		t.Errorf("sql objectid: exit %d, script:\n%s", code, out)
+	}
+	_, errOut, _ := sortid(t, "", "sql", "-h")
+	for _, part := range []string{"ksuid", "objectid", "uuidv7", "uuidv7_min_at", "DEFAULT uuidv7()"} {
+		if !strings.Contains(errOut, part) {
+			t.Errorf("sql -h does not mention %s:\n%s", part, errOut)
+		}
+	}
 }
 
 func TestUsageErrors(t *testing.T) {
@@ -333,7 +354,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"range", "2024-02-01T00:00:00Z", "2024-01-01T00:00:00Z"}, 1, "ends (2024-01-01T00:00:00Z) before it starts"},
 		{[]string{"range", "1000", "2000"}, 1, "ksuid: time 1970-01-01T00:16:40Z outside"},
 		{[]string{"sql", "--schema", "My-IDs"}, 2, `schema "My-IDs": invalid schema name`},
-		{[]string{"sql", "public"}, 2, "sql takes no arguments"},
+		{[]string{"sql", "public"}, 2, `ID type "public": unknown ID type (want ksuid, objectid or uuidv7)`},
+		{[]string{"sql", "uuidv7", "UUIDv7"}, 2, `ID type "UUIDv7": unknown ID type`},
 	} {
 		out, errOut, code := sortid(t, "", tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) || out != "" {
@@ -353,6 +375,46 @@ func TestUsageErrors(t *testing.T) {
 	out, _, code := sortid(t, "", "--version")
 	if code != 0 || !strings.HasPrefix(out, "sortid ") || !strings.Contains(out, "go1.") {
 		t.Errorf("--version: exit %d, %q", code, out)
+	}
+}
+
+// TestRangeHalfOpen: --half-open prints MinAt of both ends, so the day
+// after 2026-11-30 starts exactly where that day ends (3Mqf…dbdf above is
+// 2026-11-30's largest KSUID; 3Mqf…dbdg, one more, is 2026-12-01's
+// smallest, computed by hand: KSUID timestamp 0x179bc000 and 16 zero
+// bytes).
+func TestRangeHalfOpen(t *testing.T) {
+	day1 := "3Mnqhiv0Q0UYFGD3D9qkgA030zI\n3MqfpNUxdljkx0pIXdFzqLnabdg\n"
+	for _, args := range [][]string{
+		{"--half-open", "2026-11-30", "2026-11-30"},
+		{"--half-open", "2026-11-30T00:00:00Z", "2026-12-01T00:00:00Z"},
+		{"--half-open", "2026-11-30T00:00:00.9Z", "2026-12-01T00:00:00.5Z"}, // truncated to the second
+	} {
+		if out, errOut, code := sortid(t, "", append([]string{"range"}, args...)...); code != 0 || out != day1 {
+			t.Errorf("range %v: exit %d %s\n got %q\nwant %q", args, code, errOut, out, day1)
+		}
+	}
+	out, _, _ := sortid(t, "", "range", "--half-open", "2026-12-01", "2026-12-01")
+	if !strings.HasPrefix(out, "3MqfpNUxdljkx0pIXdFzqLnabdg\n") {
+		t.Errorf("the next day starts at %q, want where 2026-11-30 ends", out)
+	}
+	out, _, _ = sortid(t, "", "range", "--half-open", "--hex", "2026-11-30", "2026-11-30")
+	if want := `\x179a6e80` + strings.Repeat("00", 16) + "\n" + `\x179bc000` + strings.Repeat("00", 16) + "\n"; out != want {
+		t.Errorf("range --half-open --hex:\n got %q\nwant %q", out, want)
+	}
+	// UUIDv7 to the millisecond: 2026-12-01 is 0x01a22ee6b000 ms.
+	out, _, _ = sortid(t, "", "range", "-t", "uuidv7", "--half-open", "--json", "2026-12-01T00:00:00.0005Z", "2026-12-01T00:00:00.0015Z")
+	var b Bounds
+	if err := json.Unmarshal([]byte(out), &b); err != nil || b.Min != "01a22ee6-b000-7000-8000-000000000000" ||
+		b.Before != "01a22ee6-b001-7000-8000-000000000000" || b.Max != "" {
+		t.Errorf("range -t uuidv7 --half-open --json: %s (%v)", out, err)
+	}
+	out, _, _ = sortid(t, "", "range", "-t", "objectid", "--half-open", "--mongo", "1623484646", "1623484647")
+	if want := `{"_id": {$gte: ObjectId("60c468e60000000000000000"), $lt: ObjectId("60c468e70000000000000000")}}` + "\n"; out != want {
+		t.Errorf("range --half-open --mongo:\n got %q\nwant %q", out, want)
+	}
+	if out, errOut, code := sortid(t, "", "range", "--half-open", "1623484646", "1623484646"); code != 1 || out != "" || !strings.Contains(errOut, "holds no time") {
+		t.Errorf("an empty half-open window: exit %d, %q %q", code, out, errOut)
 	}
 }
 

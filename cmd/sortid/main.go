@@ -64,10 +64,14 @@ Usage:
   sortid [-n N] [-t ksuid|objectid|uuidv7] [--monotonic] [--time T] [--json]
   sortid inspect [--json] [--hex] [ID ...]     (IDs from stdin, one per line, when none are given;
                                                also \x… hex as psql prints a bytea, and base64 as mongosh does)
-  sortid range [-t ksuid|objectid|uuidv7] [--json] [--hex] [--mongo] FROM TO   (--hex: \x… for a bytea column; --mongo: a mongosh filter)
+  sortid range [-t ksuid|objectid|uuidv7] [--half-open] [--json] [--hex] [--mongo] FROM TO
+                                              (--half-open: id >= first AND id < second, windows that tile;
+                                               --hex: \x… for a bytea column; --mongo: a mongosh filter)
   sortid serve [--addr 127.0.0.1:8080]
   sortid page                                 (the page as one file: sortid page > sortid.html)
-  sortid sql [--schema NAME]                  (PostgreSQL: the ksuid and objectid domains and functions)
+  sortid sql [--schema NAME] [ksuid|objectid|uuidv7|all ...]
+                                              (PostgreSQL: the SQL functions of the ID types named, all by default;
+                                               ksuid and objectid as domains, UUIDv7 in the uuid type)
   sortid sql partitions [-t TYPE] [--period day|week|month] [--back N] [--ahead N] [--default] [--retain N] TABLE
   sortid sql to-extension                     (converts the domains' columns to the sortid extension's types)
   sortid --version
@@ -84,11 +88,13 @@ Examples:
   sortid -t uuidv7                         one new UUIDv7
   sortid inspect 0qjBBlJIfbVLKwnJn4xpLGDr00e
   grep -o '[0-9A-Za-z]\{27\}' app.log | sortid inspect --json
-  sortid range 2024-05-01T00:00:00Z 2024-05-01T23:59:59Z
+  sortid range --half-open 2024-05-01 2024-05-02   the IDs of 2024-05-01 and 2024-05-02, half-open
   sortid serve                             a page to generate, inspect and range IDs
   sortid page > sortid.html                the same page as a file, to open offline
   sortid sql | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
-                                           install the domains and SQL functions
+                                           install the domains and SQL functions of all three
+  sortid sql uuidv7 | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
+                                           only uuidv7_generate, uuidv7_time, uuidv7_min_at, uuidv7_max_at
   sortid sql partitions --back 30 --ahead 3 --retain 30 events | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
                                            daily partitions of events, 30 days kept
   (without -v ON_ERROR_STOP=1, psql exits 0 after an error: a cron job
@@ -109,11 +115,17 @@ and the shell forms mongosh prints: Binary.createFromBase64("...", 0),
 BinData(0, "..."), HexData(0, "...") and ObjectId("...") (subtype 4 and
 UUID("...") for UUIDs).
 `,
-	"sortid range": `Usage: sortid range [-t ksuid|objectid|uuidv7] [--json] [--hex] [--mongo [--field F]] FROM TO
+	"sortid range": `Usage: sortid range [-t ksuid|objectid|uuidv7] [--half-open] [--json] [--hex] [--mongo [--field F]] FROM TO
 
-Prints the smallest ID of FROM's second and the largest of TO's, the bounds
-of WHERE id BETWEEN min AND max. Times are RFC 3339, a date (a date as TO
-means the whole day), Unix seconds, now, or a duration from now (-1h).
+With --half-open, prints the smallest ID of FROM's second and the smallest
+of TO's, the bounds of WHERE id >= first AND id < second: windows that
+meet at a time share no ID, so a job that walks hour by hour counts each
+row once. Without it, prints the smallest ID of FROM's second and the
+largest of TO's, the bounds of WHERE id BETWEEN first AND second (TO's
+second included). KSUIDs and ObjectIDs hold the second, UUIDv7s the
+millisecond: the times are truncated to it. Times are RFC 3339, a date (a
+date as TO means the whole day), Unix seconds, now, or a duration from now
+(-1h).
 --hex prints the bounds as \x hex for a bytea column in psql. --mongo
 prints a mongosh filter on the field F (default _id) instead; for KSUIDs it
 matches both stored forms, binary and the string:
@@ -130,11 +142,20 @@ Writes the page that generates, inspects and ranges IDs as one HTML file:
 sortid page > sortid.html. It makes IDs in the browser, from the browser's
 clock and Web Crypto random source, and needs no server or network.
 `,
-	"sortid sql": `Usage: sortid sql [--schema NAME]
+	"sortid sql": `Usage: sortid sql [--schema NAME] [ksuid|objectid|uuidv7|all ...]
 
-Prints the PostgreSQL install script: the domains ksuid and objectid and
-their SQL functions. Pipe it to psql, stopping at an error:
-sortid sql | psql -v ON_ERROR_STOP=1 "$DATABASE_URL".
+Prints the PostgreSQL install script of the ID types named; with none, or
+all, of all three:
+  ksuid     the domain ksuid (bytea of 20 bytes), its <, <=, >, >=, <>
+            operators, ksuid_generate, ksuid_to_text, ksuid_from_text,
+            ksuid_time, ksuid_min_at, ksuid_max_at; creates pgcrypto
+  objectid  the domain objectid (bytea of 12 bytes), its operators,
+            objectid_to_text, objectid_from_text, objectid_time
+  uuidv7    uuidv7_generate, uuidv7_time, uuidv7_min_at, uuidv7_max_at on
+            the uuid type; no domain; pgcrypto only before PostgreSQL 18
+            (on 18, DEFAULT uuidv7() needs no install at all)
+It needs no superuser and can run again. Pipe it to psql, stopping at an
+error: sortid sql uuidv7 | psql -v ON_ERROR_STOP=1 "$DATABASE_URL".
 Where the server can load the sortid extension (extension/ in sortid's
 source), use CREATE EXTENSION sortid instead: real types, not domains. On a
 database that has the extension, the script changes nothing and fails.

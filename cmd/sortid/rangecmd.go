@@ -14,13 +14,15 @@ import (
 	"github.com/sortid/sortid/uuidv7"
 )
 
-// Bounds are the smallest and largest IDs of a time window.
+// Bounds are the smallest and largest IDs of a time window, or, for a
+// half-open window, its smallest ID and the smallest ID after it (Before).
 type Bounds struct {
-	Type string `json:"type"`
-	From string `json:"from"`
-	To   string `json:"to"`
-	Min  string `json:"min"`
-	Max  string `json:"max"`
+	Type   string `json:"type"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Min    string `json:"min"`
+	Max    string `json:"max,omitempty"`
+	Before string `json:"before,omitempty"`
 
 	minBytes, maxBytes []byte
 }
@@ -29,8 +31,44 @@ type Bounds struct {
 // bytea, \x and two hex digits a byte, as a bytea column compares them.
 func (b Bounds) asByteaHex() Bounds {
 	b.Min = `\x` + hex.EncodeToString(b.minBytes)
-	b.Max = `\x` + hex.EncodeToString(b.maxBytes)
+	if b.Before != "" {
+		b.Before = `\x` + hex.EncodeToString(b.maxBytes)
+	} else {
+		b.Max = `\x` + hex.EncodeToString(b.maxBytes)
+	}
 	return b
+}
+
+// halfOpenBounds returns the bounds of the IDs made from from up to, not
+// including, before: the Window of the ID type.
+func halfOpenBounds(kind string, from, before time.Time) (Bounds, error) {
+	if !before.After(from) {
+		return Bounds{}, fmt.Errorf("the window from %s up to %s holds no time: TO must be after FROM",
+			from.UTC().Format(time.RFC3339Nano), before.UTC().Format(time.RFC3339Nano))
+	}
+	b := Bounds{Type: kind, From: from.UTC().Format(time.RFC3339), To: before.UTC().Format(time.RFC3339)}
+	switch kind {
+	case kindUUIDv7:
+		lo, hi, err := uuidv7.Window(from, before)
+		if err != nil {
+			return Bounds{}, err
+		}
+		b.From, b.To = from.UTC().Format(uuidTimeLayout), before.UTC().Format(uuidTimeLayout)
+		b.Min, b.Before, b.minBytes, b.maxBytes = lo.String(), hi.String(), lo[:], hi[:]
+	case kindObjectID:
+		lo, hi, err := objectid.Window(from, before)
+		if err != nil {
+			return Bounds{}, err
+		}
+		b.Min, b.Before, b.minBytes, b.maxBytes = lo.String(), hi.String(), lo[:], hi[:]
+	default:
+		lo, hi, err := ksuid.Window(from, before)
+		if err != nil {
+			return Bounds{}, err
+		}
+		b.Min, b.Before, b.minBytes, b.maxBytes = lo.String(), hi.String(), lo[:], hi[:]
+	}
+	return b, nil
 }
 
 // mongoFilter returns b as a mongosh filter on field. A KSUID field holds
@@ -40,15 +78,19 @@ func (b Bounds) asByteaHex() Bounds {
 // compares values of one type only, so each branch keeps to its form.
 func (b Bounds) mongoFilter(field string) string {
 	f := strconv.Quote(field)
+	upper, op := b.Max, "$lte"
+	if b.Before != "" {
+		upper, op = b.Before, "$lt"
+	}
 	switch b.Type {
 	case kindObjectID:
-		return fmt.Sprintf(`{%s: {$gte: ObjectId("%s"), $lte: ObjectId("%s")}}`, f, b.Min, b.Max)
+		return fmt.Sprintf(`{%s: {$gte: ObjectId("%s"), %s: ObjectId("%s")}}`, f, b.Min, op, upper)
 	case kindUUIDv7:
 		// UUID() is binary of subtype 4, as bsoncodec stores UUIDv7s.
-		return fmt.Sprintf(`{%s: {$gte: UUID("%s"), $lte: UUID("%s")}}`, f, b.Min, b.Max)
+		return fmt.Sprintf(`{%s: {$gte: UUID("%s"), %s: UUID("%s")}}`, f, b.Min, op, upper)
 	}
-	return fmt.Sprintf(`{$or: [{%s: {$gte: HexData(0, "%x"), $lte: HexData(0, "%x")}}, {%s: {$gte: "%s", $lte: "%s"}}]}`,
-		f, b.minBytes, b.maxBytes, f, b.Min, b.Max)
+	return fmt.Sprintf(`{$or: [{%s: {$gte: HexData(0, "%x"), %s: HexData(0, "%x")}}, {%s: {$gte: "%s", %s: "%s"}}]}`,
+		f, b.minBytes, op, b.maxBytes, f, b.Min, op, upper)
 }
 
 // bounds returns the IDs that bound the seconds from through to.
@@ -133,8 +175,9 @@ func splitTimeArgs(fs *flag.FlagSet, args []string) (flagArgs, times []string) {
 }
 
 // parseWindow reads the two ends of a time window as parseTime does; a bare
-// date as the end means the whole of that day.
-func parseWindow(fromText, toText string) (from, to time.Time, err error) {
+// date as the end means the whole of that day: its last second, or with
+// halfOpen the next midnight.
+func parseWindow(fromText, toText string, halfOpen bool) (from, to time.Time, err error) {
 	from, _, err = parseTime(fromText)
 	if err != nil {
 		return time.Time{}, time.Time{}, fmt.Errorf("from: %w", err)
@@ -143,20 +186,25 @@ func parseWindow(fromText, toText string) (from, to time.Time, err error) {
 	if err != nil {
 		return time.Time{}, time.Time{}, fmt.Errorf("to: %w", err)
 	}
-	if toDate {
+	switch {
+	case toDate && halfOpen:
+		to = to.Add(24 * time.Hour)
+	case toDate:
 		to = to.Add(24*time.Hour - time.Second)
 	}
 	return from, to, nil
 }
 
 // runRange prints the bounds of a time window: the smallest ID on the
-// first line, the largest on the second.
+// first line, the largest on the second; with --half-open, the smallest
+// ID of TO's second (millisecond) on the second.
 func runRange(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("sortid range", stderr)
 	kindFlag := fs.String("t", kindKSUID, "ID type: ksuid, objectid or uuidv7")
 	asJSON := fs.Bool("json", false, "print JSON")
 	asHex := fs.Bool("hex", false, `print the bounds as \x hex, for a bytea column in psql`)
 	asMongo := fs.Bool("mongo", false, "print a mongosh filter that matches the window in either stored form")
+	halfOpen := fs.Bool("half-open", false, "print MinAt(FROM) and MinAt(TO), for id >= first AND id < second: windows that tile")
 	field := fs.String("field", "_id", "the field of the --mongo filter")
 	flagArgs, times := splitTimeArgs(fs, args)
 	if code := parseFlags(fs, flagArgs); code >= 0 {
@@ -172,11 +220,14 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	from, to, err := parseWindow(times[0], times[1])
+	from, to, err := parseWindow(times[0], times[1], *halfOpen)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
 	b, err := bounds(kind, from, to)
+	if *halfOpen {
+		b, err = halfOpenBounds(kind, from, to)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sortid: range:", err)
 		return exitError
@@ -190,7 +241,7 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	case *asJSON:
 		err = writeJSON(stdout, b)
 	default:
-		_, err = fmt.Fprintf(stdout, "%s\n%s\n", b.Min, b.Max)
+		_, err = fmt.Fprintf(stdout, "%s\n%s\n", b.Min, b.Max+b.Before)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sortid:", err)

@@ -218,6 +218,8 @@ type rangeRequest struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 	Hex  bool   `json:"hex"`
+	// HalfOpen asks for MinAt(from) and MinAt(to), as --half-open.
+	HalfOpen bool `json:"half_open"`
 }
 
 // handleRange answers with the Bounds of a time window, as sortid range
@@ -233,12 +235,15 @@ func handleRange(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	from, to, err := parseWindow(req.From, req.To)
+	from, to, err := parseWindow(req.From, req.To, req.HalfOpen)
 	if err != nil {
 		apiError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	b, err := bounds(kind, from, to)
+	if req.HalfOpen {
+		b, err = halfOpenBounds(kind, from, to)
+	}
 	if err != nil {
 		apiError(w, http.StatusBadRequest, err.Error())
 		return

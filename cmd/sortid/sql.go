@@ -7,7 +7,8 @@ import (
 	"github.com/sortid/sortid/internal/pgsql"
 )
 
-// runSQL prints the PostgreSQL install script; with "partitions" the
+// runSQL prints the PostgreSQL install script, of the ID types named (all
+// with none, or "all"); with "partitions" the
 // SQL of a table's partitions; with "to-extension" the script that
 // converts the domains to the sortid extension's types.
 func runSQL(args []string, stdout, stderr io.Writer) int {
@@ -30,10 +31,16 @@ func runSQL(args []string, stdout, stderr io.Writer) int {
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
-	if fs.NArg() > 0 {
-		return usageError(stderr, "sql takes no arguments, got %q", fs.Args())
+	var idTypes []string
+	for _, a := range fs.Args() {
+		if a != "all" {
+			idTypes = append(idTypes, a)
+		}
 	}
-	script, err := pgsql.Script(*schema)
+	if len(idTypes) < fs.NArg() {
+		idTypes = nil
+	}
+	script, err := pgsql.Script(*schema, idTypes...)
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}

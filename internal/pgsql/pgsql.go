@@ -1,5 +1,5 @@
-// Package pgsql holds sortid's PostgreSQL install script, shared by the
-// sqltype package and the sortid command.
+// Package pgsql holds sortid's PostgreSQL install script, by part, shared
+// by the sqltype package and the sortid command.
 package pgsql
 
 import (
@@ -11,8 +11,50 @@ import (
 	"github.com/sortid/sortid/internal/excerpt"
 )
 
-//go:embed install.sql
-var script string
+// The install script is its head (transaction, lock, the refusal on a
+// database with the extension), then the part of each ID type asked for,
+// then COMMIT.
+var (
+	//go:embed install_head.sql
+	scriptHead string
+	//go:embed install_ksuid.sql
+	scriptKSUID string
+	//go:embed install_objectid.sql
+	scriptObjectID string
+	//go:embed install_uuidv7.sql
+	scriptUUIDv7 string
+)
+
+// IDTypes are the parts of the install script, in the order Script puts
+// them; no part named means all of them.
+var IDTypes = []string{"ksuid", "objectid", "uuidv7"}
+
+var scriptParts = map[string]*string{"ksuid": &scriptKSUID, "objectid": &scriptObjectID, "uuidv7": &scriptUUIDv7}
+
+// ErrIDType is wrapped by the error for a part Script does not have.
+// Like ErrSchemaName it has no package prefix.
+var ErrIDType = errors.New("unknown ID type")
+
+// script joins the head and the parts idTypes names (all with none), each
+// once and in the order of IDTypes.
+func script(idTypes []string) (string, error) {
+	want := make(map[string]bool)
+	for _, t := range idTypes {
+		if scriptParts[t] == nil {
+			return "", fmt.Errorf("ID type %s: %w (want ksuid, objectid or uuidv7)", excerpt.Text(t), ErrIDType)
+		}
+		want[t] = true
+	}
+	var b strings.Builder
+	b.WriteString(scriptHead)
+	for _, t := range IDTypes {
+		if len(want) == 0 || want[t] {
+			b.WriteString(*scriptParts[t])
+		}
+	}
+	b.WriteString("\nCOMMIT;\n")
+	return b.String(), nil
+}
 
 // ToExtension is the script that converts a database from the domains of
 // Script to the sortid extension's types, in place and in one
@@ -25,10 +67,15 @@ var ToExtension string
 // take. The error has no package prefix: its callers add theirs.
 var ErrSchemaName = errors.New("invalid schema name")
 
-// Script returns the install script with its objects in schema, or
-// unqualified (in the first schema of the search path) if schema is "".
+// Script returns the install script of the ID types named ("ksuid",
+// "objectid", "uuidv7"; all three with none) with its objects in schema,
+// or unqualified (in the first schema of the search path) if schema is "".
 // A schema is created if it does not exist.
-func Script(schema string) (string, error) {
+func Script(schema string, idTypes ...string) (string, error) {
+	script, err := script(idTypes)
+	if err != nil {
+		return "", err
+	}
 	if schema == "" {
 		return strings.ReplaceAll(script, "@SCHEMA@", ""), nil
 	}
@@ -45,8 +92,8 @@ func Script(schema string) (string, error) {
 // ScriptForOneQuery is Script without its BEGIN and COMMIT, for sending
 // as one simple-protocol query: PostgreSQL runs such a query in one
 // transaction of its own, and after an error leaves no transaction open.
-func ScriptForOneQuery(schema string) (string, error) {
-	s, err := Script(schema)
+func ScriptForOneQuery(schema string, idTypes ...string) (string, error) {
+	s, err := Script(schema, idTypes...)
 	if err != nil {
 		return "", err
 	}

@@ -16,7 +16,11 @@ func TestEveryNameTakesTheSchema(t *testing.T) {
 	// Constraint names belong to their domain and take no schema; a quoted
 	// name is advice text.
 	constraint := regexp.MustCompile(`CONSTRAINT \w+|"[^"]*"`)
-	for i, line := range strings.Split(script, "\n") {
+	all, err := script(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(all, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "--") {
 			continue
 		}
@@ -53,5 +57,66 @@ func TestScriptForOneQuery(t *testing.T) {
 	s, err := ScriptForOneQuery("")
 	if err != nil || strings.Contains(s, "BEGIN;") || strings.Contains(s, "COMMIT;") || !strings.Contains(s, "pg_advisory_xact_lock") {
 		t.Errorf("ScriptForOneQuery: %v\n%s", err, s)
+	}
+}
+
+// Each part creates its own ID type's objects and no other's, and the
+// script holds each part asked for once, in the order of IDTypes.
+func TestScriptParts(t *testing.T) {
+	created := regexp.MustCompile(`(?m)^\s*(?:CREATE (?:OR REPLACE )?(?:FUNCTION|DOMAIN|OPERATOR)|EXECUTE 'CREATE OR REPLACE FUNCTION) @SCHEMA@(\w+|[<>=]+)(?: \(LEFTARG = @SCHEMA@(\w+)|[ (])`)
+	objects := func(idTypes ...string) map[string]int {
+		s, err := script(idTypes)
+		if err != nil {
+			t.Fatalf("script(%q): %v", idTypes, err)
+		}
+		n := make(map[string]int)
+		for _, m := range created.FindAllStringSubmatch(s, -1) {
+			name := m[1]
+			if m[2] != "" {
+				name = m[2] + " " + name
+			}
+			n[name]++
+		}
+		return n
+	}
+	want := map[string][]string{
+		"uuidv7":   {"uuidv7_generate", "uuidv7_time", "uuidv7_min_at", "uuidv7_max_at"},
+		"ksuid":    {"ksuid", "ksuid_generate", "ksuid_to_text", "ksuid_from_text", "ksuid_time", "ksuid_min_at", "ksuid_max_at", "ksuid <", "ksuid <>"},
+		"objectid": {"objectid", "objectid_to_text", "objectid_from_text", "objectid_time", "objectid <", "objectid <>"},
+	}
+	for part, names := range want {
+		got := objects(part)
+		for _, name := range names {
+			if got[name] == 0 {
+				t.Errorf("sortid sql %s does not create %s", part, name)
+			}
+		}
+		for name := range got {
+			if !strings.HasPrefix(name, part) {
+				t.Errorf("sortid sql %s creates %s", part, name)
+			}
+		}
+	}
+	if s, _ := script([]string{"uuidv7"}); strings.Contains(s, "\nCREATE EXTENSION") {
+		t.Error("sortid sql uuidv7 creates pgcrypto outside the branch for servers before 18")
+	}
+	all, both := objects(), objects("uuidv7", "ksuid", "objectid", "uuidv7")
+	if len(all) != len(both) || len(all) < 20 {
+		t.Errorf("all parts: %d objects; named (one twice): %d", len(all), len(both))
+	}
+	for name, n := range both {
+		if n != all[name] {
+			t.Errorf("%s: %d times with the parts named, %d with none", name, n, all[name])
+		}
+	}
+	a, _ := script(nil)
+	k, o, u := strings.Index(a, "-- The ksuid part."), strings.Index(a, "-- The objectid part."), strings.Index(a, "-- The uuidv7 part.")
+	if !(0 < k && k < o && o < u && strings.HasSuffix(a, "\nCOMMIT;\n")) {
+		t.Errorf("parts at %d, %d, %d; want ksuid, objectid, uuidv7, then COMMIT", k, o, u)
+	}
+	for _, bad := range []string{"", "KSUID", "uuid", "all", "ksuid,objectid"} {
+		if _, err := Script("", bad); !errors.Is(err, ErrIDType) || !strings.Contains(err.Error(), "ID type ") {
+			t.Errorf("Script(\"\", %q): %v, want ErrIDType", bad, err)
+		}
 	}
 }

@@ -1,0 +1,29 @@
+package objectid
+
+import "time"
+
+// Window returns the bounds of the IDs made from since up to, not
+// including, until, to the second (what an ObjectID holds; MinAt and MaxAt
+// truncate a time to its second too). Ask for them half-open:
+//
+//	WHERE id >= lo AND id < hi
+//
+// Both bounds are MinAt, so adjacent windows, [a, b) then [b, c), share
+// no ID and miss none: the IDs of b's second are in the second window
+// only. (BETWEEN MinAt(a) AND MaxAt(b) would count b's second in both.) A
+// since and until in the same second give an empty window. An until
+// before since, or a time MinAt refuses, is an error wrapping
+// ErrTimeRange.
+func Window(since, until time.Time) (lo, hi ObjectID, err error) {
+	if until.Before(since) {
+		return ObjectID{}, ObjectID{}, spec.Errorf("window until "+until.UTC().Format(time.RFC3339Nano)+
+			" is before since "+since.UTC().Format(time.RFC3339Nano), ErrTimeRange)
+	}
+	if lo, err = MinAt(since); err != nil {
+		return ObjectID{}, ObjectID{}, err
+	}
+	if hi, err = MinAt(until); err != nil {
+		return ObjectID{}, ObjectID{}, err
+	}
+	return lo, hi, nil
+}
