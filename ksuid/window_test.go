@@ -26,7 +26,9 @@ func TestWindowTiles(t *testing.T) {
 	if hi1 != lo2 {
 		t.Fatalf("the first window ends at %v, the second starts at %v", hi1, lo2)
 	}
-	in := func(id, lo, hi KSUID) bool { return bytes.Compare(id[:], lo[:]) >= 0 && bytes.Compare(id[:], hi[:]) < 0 }
+	in := func(id, lo, hi KSUID) bool {
+		return bytes.Compare(id[:], lo[:]) >= 0 && bytes.Compare(id[:], hi[:]) < 0
+	}
 	startB, startC := b.Truncate(unit), c.Truncate(unit)
 	for at := a.Add(-2 * unit); at.Before(c.Add(2 * unit)); at = at.Add(unit / 4) {
 		made, err := NewAt(at)
@@ -50,7 +52,9 @@ func TestWindowTiles(t *testing.T) {
 	atB, _ := NewAt(b)
 	maxB, _ := MaxAt(b)
 	maxC, _ := MaxAt(c)
-	between := func(id, lo, hi KSUID) bool { return bytes.Compare(id[:], lo[:]) >= 0 && bytes.Compare(id[:], hi[:]) <= 0 }
+	between := func(id, lo, hi KSUID) bool {
+		return bytes.Compare(id[:], lo[:]) >= 0 && bytes.Compare(id[:], hi[:]) <= 0
+	}
 	if !between(atB, lo1, maxB) || !between(atB, lo2, maxC) {
 		t.Errorf("%v is not in both closed windows; the doc's reason for Window is wrong", atB)
 	}

@@ -50,7 +50,9 @@ func TestWindowTiles(t *testing.T) {
 	atB, _ := NewAt(b)
 	maxB, _ := MaxAt(b)
 	maxC, _ := MaxAt(c)
-	between := func(id, lo, hi UUID) bool { return bytes.Compare(id[:], lo[:]) >= 0 && bytes.Compare(id[:], hi[:]) <= 0 }
+	between := func(id, lo, hi UUID) bool {
+		return bytes.Compare(id[:], lo[:]) >= 0 && bytes.Compare(id[:], hi[:]) <= 0
+	}
 	if !between(atB, lo1, maxB) || !between(atB, lo2, maxC) {
 		t.Errorf("%v is not in both closed windows; the doc's reason for Window is wrong", atB)
 	}
