@@ -25,6 +25,16 @@
 // handle (a nil element or a nil map, say) are left to GORM, which then
 // does what it does without the plugin.
 //
+// A key whose tag asks the database for it, `gorm:"default:uuidv7()"` or
+// `gorm:"default:ksuid_generate()"` (any default the server computes), is
+// the database's to fill: the plugin leaves it zero, GORM leaves it out of
+// the INSERT and reads the server's key back into the struct (or the map)
+// with RETURNING, on PostgreSQL, SQLite and MariaDB 10.5 or later. Where
+// the dialect has no RETURNING (MySQL, or gorm.io/driver/mysql with
+// DisableWithReturning), GORM could not read it back, so the plugin fills
+// it in Go as it does a key without a default; the column's default then
+// serves writers other than GORM.
+//
 // KSUIDs come from a monotonic generator by default: ordered to a
 // fraction of a second, also across application instances, and each a
 // random step of up to 2^72 from its neighbour, so they are safe in URLs.

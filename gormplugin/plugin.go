@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"gorm.io/gorm"
@@ -155,7 +156,7 @@ func (p *Plugin) assignIDs(db *gorm.DB) {
 			db.AddError(fmt.Errorf("gormplugin: assigning IDs to %s failed: %v", db.Statement.Schema.Name, r))
 		}
 	}()
-	fields := idFields(db.Statement.Schema)
+	fields := slices.DeleteFunc(idFields(db.Statement.Schema), func(f *schema.Field) bool { return databaseFills(db, f) })
 	if len(fields) == 0 {
 		return
 	}
@@ -180,6 +181,18 @@ func (p *Plugin) assignIDs(db *gorm.DB) {
 	}
 	p.returnIDsOnConflict(db, fields)
 	refuseBlindMySQLUpsert(db)
+}
+
+// databaseFills reports whether the database, not the plugin, gives f
+// its value on create: f's tag gives the column a default the database
+// computes (`gorm:"default:uuidv7()"`), which GORM leaves out of the
+// INSERT for a zero field and reads back with RETURNING. Where the
+// dialect has no RETURNING (MySQL; MariaDB before 10.5), GORM could not
+// read the key back, and the record would keep the zero ID: the plugin
+// fills it as it does a field without a default.
+func databaseFills(db *gorm.DB, f *schema.Field) bool {
+	return slices.Contains(db.Statement.Schema.FieldsWithDefaultDBValue, f) &&
+		slices.Contains(db.Callback().Create().Clauses, "RETURNING")
 }
 
 // isUnset reports whether a field holds no ID yet: the zero ID, a nil
