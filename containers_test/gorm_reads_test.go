@@ -28,7 +28,8 @@ var errRollback = errors.New("roll back")
 
 // TestGORMPostgresReads: every way a GORM user asks for rows by ID, with
 // GORM opened as users open it (postgres.Open, no hook), in the default
-// mode and with PreferSimpleProtocol (PgBouncer), on a database with
+// mode and with PreferSimpleProtocol, directly and through PgBouncer in
+// transaction pooling (PostgreSQL 18), on a database with
 // sortid's domains (the columns are then the domains), on one with the
 // sortid extension (the columns are its types; PostgreSQL 15) and on one
 // with neither (bytea with a length check): the right rows or an error, never others.
@@ -39,13 +40,20 @@ func TestGORMPostgresReads(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
 	for _, install := range []string{"domains", "extension", "none"} {
-		for _, simple := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/simple=%v", install, simple), func(t *testing.T) {
+		for _, mode := range []string{"simple=false", "simple=true", "simple=true/PgBouncer"} {
+			simple, bouncer := mode != "simple=false", strings.HasSuffix(mode, "PgBouncer")
+			if bouncer && install == "extension" {
+				continue // PgBouncer fronts the PostgreSQL 18 server
+			}
+			t.Run(install+"/"+mode, func(t *testing.T) {
 				var dsn string
 				switch install {
 				case "domains":
 					name, _ := sortidDatabase(t, ctx)
 					dsn = gormDSN(name)
+					if bouncer {
+						dsn = gormDSNTo(servers.bouncerConfig, name)
+					}
 				case "extension":
 					name := "sortid_gorm_reads_extension"
 					if _, err := pg15Database(t, ctx, name).Exec(ctx, "CREATE EXTENSION sortid"); err != nil {
@@ -53,7 +61,11 @@ func TestGORMPostgresReads(t *testing.T) {
 					}
 					dsn = gormDSNTo(servers.pgExtConfig.ConnConfig, name)
 				default:
-					dsn = gormDSN(icuDatabase(t, ctx))
+					name := icuDatabase(t, ctx)
+					dsn = gormDSN(name)
+					if bouncer {
+						dsn = gormDSNTo(servers.bouncerConfig, name)
+					}
 				}
 				db := openGORMWith(t, gormpostgres.New(gormpostgres.Config{DSN: dsn, PreferSimpleProtocol: simple}), simulatedTime())
 				wantType := map[string]string{"domains": "ksuid", "extension": "ksuid", "none": "bytea"}[install]

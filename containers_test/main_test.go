@@ -59,6 +59,10 @@ var servers struct {
 	pg                 *pgxpool.Pool
 	pgAddr             string // host:port inside the Docker network
 
+	// PgBouncer in transaction pooling in front of pg's database.
+	bouncerVersion string
+	bouncerConfig  *pgx.ConnConfig
+
 	// PostgreSQL 15, for sortid's SQL on a server before 18.
 	pg15Image, pg15Version string
 	pg15                   *pgxpool.Pool
@@ -117,6 +121,7 @@ func runTests(m *testing.M) int {
 	} else {
 		fmt.Printf("PostgreSQL: image %s, %s\n", servers.pgImage, servers.pgVersion)
 		fmt.Printf("PostgreSQL: image %s, %s\n", servers.pg15Image, servers.pg15Version)
+		fmt.Printf("PgBouncer:  %s, in front of PostgreSQL 18\n", servers.bouncerVersion)
 		fmt.Printf("MySQL:      image %s, %s\n", servers.mysqlImage, servers.mysqlVersion)
 		fmt.Printf("MongoDB:    image %s, %s\n", servers.mongoImage, servers.mongoVersion)
 	}
@@ -159,7 +164,16 @@ func startServers(ctx context.Context) (stop func(), err error) {
 			err = fmt.Errorf("testcontainers: %v", r)
 		}
 	}()
-	for _, start := range []func(context.Context) (func(), error){startPostgres, startPostgres15, startMySQL, startMongo} {
+	// PgBouncer needs PostgreSQL 18's address: it starts after it.
+	postgresThenBouncer := func(ctx context.Context) (func(), error) {
+		stopPostgres, err := startPostgres(ctx)
+		if err != nil {
+			return stopPostgres, err
+		}
+		stopBouncer, err := startPgBouncer(ctx)
+		return func() { stopBouncer(); stopPostgres() }, err
+	}
+	for _, start := range []func(context.Context) (func(), error){postgresThenBouncer, startPostgres15, startMySQL, startMongo} {
 		wg.Go(func() {
 			s, err := safely(func() (func(), error) { return start(ctx) })
 			mu.Lock()

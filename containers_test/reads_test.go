@@ -55,11 +55,26 @@ func readPaths(t *testing.T, ctx context.Context) []readPath {
 	return readPathsTo(t, ctx, servers.pgConfig.ConnConfig)
 }
 
+// bouncerReadPaths are the pgx paths that work through PgBouncer in
+// transaction pooling, QueryExecModeExec and the simple protocol, with
+// each hook, to the test database through servers.bouncerConfig.
+func bouncerReadPaths(t *testing.T, ctx context.Context) []readPath {
+	return pgxReadPaths(t, ctx, servers.bouncerConfig, "PgBouncer ",
+		[]pgx.QueryExecMode{pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol})
+}
+
 // readPathsTo is readPaths to the database of c.
 func readPathsTo(t *testing.T, ctx context.Context, c *pgx.ConnConfig) []readPath {
+	out := pgxReadPaths(t, ctx, c, "", execModes)
+	return append(out, sqlReadPaths(t, c)...)
+}
+
+// pgxReadPaths are pgx's paths to the database of c in each of modes,
+// with each hook, named with prefix.
+func pgxReadPaths(t *testing.T, ctx context.Context, c *pgx.ConnConfig, prefix string, modes []pgx.QueryExecMode) []readPath {
 	var out []readPath
 	for _, hook := range []string{"AfterConnect", "AfterConnectBytea", "no hook"} {
-		for _, mode := range execModes {
+		for _, mode := range modes {
 			conn := connInModeTo(t, ctx, c, mode)
 			var err error
 			switch hook {
@@ -73,7 +88,7 @@ func readPathsTo(t *testing.T, ctx context.Context, c *pgx.ConnConfig) []readPat
 			}
 			untyped := mode == pgx.QueryExecModeExec || mode == pgx.QueryExecModeSimpleProtocol
 			out = append(out, readPath{
-				name:        "pgx " + hook + " " + mode.String(),
+				name:        prefix + "pgx " + hook + " " + mode.String(),
 				sendsText:   untyped && hook == "no hook",
 				textColumns: hook != "AfterConnectBytea",
 				untyped:     untyped,
@@ -92,6 +107,12 @@ func readPathsTo(t *testing.T, ctx context.Context, c *pgx.ConnConfig) []readPat
 			})
 		}
 	}
+	return out
+}
+
+// sqlReadPaths are the database/sql and bun paths to the database of c.
+func sqlReadPaths(t *testing.T, c *pgx.ConnConfig) []readPath {
+	var out []readPath
 	withHook := stdlib.OpenDB(*c.Copy(), stdlib.OptionAfterConnect(sqltype.AfterConnect))
 	t.Cleanup(func() { withHook.Close() })
 	noHook := stdlib.OpenDB(*c.Copy())
@@ -335,7 +356,9 @@ func TestPostgresReadMatrix(t *testing.T) {
 	ctx := testContext(t)
 	base := time.Now().Add(-time.Hour).Truncate(time.Second)
 	sets := []idSet{ksuidSet(t, base, 30), objectIDSet(t, base, 30), uuidv7Set(t, base, 30)}
-	paths := readPaths(t, ctx)
+	// The untyped modes again through PgBouncer in transaction pooling,
+	// the modes the docs give for it.
+	paths := append(readPaths(t, ctx), bouncerReadPaths(t, ctx)...)
 
 	type cell struct{ path, set, column, form, op, outcome, detail string }
 	var cells []cell

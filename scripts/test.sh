@@ -11,7 +11,8 @@
 # GOARCH=386 under qemu, and the clock linked for other platforms; vet of
 # the benchmark and driver-test modules; the integration tests against
 # real servers (PostgreSQL, MySQL/MariaDB, a MongoDB-wire server), each
-# test's name and result shown; last, a check that the checked-in sqlc
+# test's name and result shown, with PgBouncer (Debian's) in transaction
+# pooling in front of PostgreSQL 18; last, a check that the checked-in sqlc
 # and ent code is what their generators make. The integration set-up
 # (Docker engine and images, see scripts/testenv.sh) and the build of
 # sqlc (scripts/tools.sh) run in the background during the
@@ -52,6 +53,15 @@ envfile=$run/env setuplog=$run/setup.log
 export SORTID_DOCKERD_PIDFILE=$run/dockerd.pid
 label=io.sortid.test
 
+# stop_test_pgbouncers ends the PgBouncer processes the integration tests
+# start on this host (containers_test/pgbouncer_setup_test.go). They end
+# with the test binary; one a killed binary left (PgBouncer drops root for
+# the postgres user, which clears the death signal) is ended here.
+stop_test_pgbouncers() {
+	pkill -f 'sortid-pgbouncer-.*/pgbouncer\.ini' 2>/dev/null
+	return 0
+}
+
 # remove_test_containers removes every container and image the tests
 # marked with the label, if an engine answers.
 remove_test_containers() {
@@ -77,6 +87,7 @@ finish() {
 		kill "$tools" 2>/dev/null
 		wait "$tools" 2>/dev/null
 	fi
+	stop_test_pgbouncers
 	remove_test_containers
 	if [ -s "$SORTID_DOCKERD_PIDFILE" ]; then
 		local pid
@@ -198,8 +209,9 @@ step integration set-up
 wait "$setup"
 setup=
 cat "$setuplog" >&2
-# Containers a killed earlier run left behind.
+# Containers and PgBouncers a killed earlier run left behind.
 remove_test_containers
+stop_test_pgbouncers
 step integration tests
 # -v names every test and its result; the RUN/PAUSE/CONT lines only add
 # noise.

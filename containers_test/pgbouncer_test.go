@@ -1,0 +1,128 @@
+package containers
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/sqltype"
+)
+
+// TestPgBouncerModes: lookups by KSUID through PgBouncer 1.18 in
+// transaction pooling from a pool of more connections than PgBouncer has
+// server connections. In pgx's default mode (QueryExecModeCacheStatement)
+// each connection prepares its statements on whichever server connection
+// it has at the time, and later runs them on another: PostgreSQL answers
+// `prepared statement "stmtcache_…" does not exist` (or "already
+// exists"). The test asserts that this happens, loudly, and that no
+// lookup returns other rows; then that QueryExecModeExec and the simple
+// protocol with sqltype.AfterConnectBytea, the docs' advice, answer
+// every lookup right. (PgBouncer 1.21 added max_prepared_statements,
+// which keeps prepared statements across server connections; Debian
+// bookworm's 1.18 does not have it.)
+func TestPgBouncerModes(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	table := pgTable(t, ctx, servers.pg, "id ksuid PRIMARY KEY")
+	ids := make([]ksuid.KSUID, 40)
+	rows := make([][]any, len(ids))
+	for i := range ids {
+		ids[i] = ksuid.New()
+		rows[i] = []any{ids[i].Bytes()}
+	}
+	if _, err := servers.pg.CopyFrom(ctx, pgx.Identifier{strings.Trim(table, `"`)}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
+		t.Fatal(err)
+	}
+	// Several statements, each run many times by every connection.
+	queries := []string{
+		"SELECT encode(id::bytea, 'hex') FROM " + table + " WHERE id = $1",
+		"SELECT encode(id::bytea, 'hex') FROM " + table + " WHERE id = ANY($1)",
+		"SELECT encode(id::bytea, 'hex') FROM " + table + " WHERE id >= $1 AND id <= $1",
+	}
+	run := func(t *testing.T, mode pgx.QueryExecMode, hook func(context.Context, *pgx.Conn) error) (correct, loud, wrong int, errs map[string]int) {
+		cfg, err := pgxpool.ParseConfig("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.ConnConfig = servers.bouncerConfig.Copy()
+		cfg.ConnConfig.DefaultQueryExecMode = mode
+		cfg.MaxConns, cfg.MinConns = 4*bouncerServerConns, 4*bouncerServerConns
+		cfg.AfterConnect = hook
+		pool, err := pgxpool.NewWithConfig(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pool.Close()
+		errs = make(map[string]int)
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for w := range int(cfg.MaxConns) {
+			wg.Go(func() {
+				for i := range 60 {
+					id := ids[(w*7+i)%len(ids)]
+					q := queries[i%len(queries)]
+					var arg any = id
+					if strings.Contains(q, "ANY") {
+						arg = []ksuid.KSUID{id}
+					}
+					got, err := func() ([]string, error) {
+						r, err := pool.Query(ctx, q, arg)
+						if err != nil {
+							return nil, err
+						}
+						return pgx.CollectRows(r, pgx.RowTo[string])
+					}()
+					mu.Lock()
+					switch {
+					case err != nil:
+						loud++
+						msg := err.Error()
+						if i := strings.Index(msg, "stmtcache_"); i >= 0 {
+							msg = msg[:i] + "stmtcache_…" + msg[strings.IndexByte(msg[i:], '"')+i:]
+						}
+						errs[msg]++
+					case len(got) == 1 && got[0] == hex.EncodeToString(id[:]):
+						correct++
+					default:
+						wrong++
+					}
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		return correct, loud, wrong, errs
+	}
+	t.Run("default mode", func(t *testing.T) {
+		correct, loud, wrong, errs := run(t, pgx.QueryExecModeCacheStatement, sqltype.AfterConnect)
+		t.Logf("%d correct, %d errors, %d wrong; errors: %v", correct, loud, wrong, errs)
+		if wrong != 0 {
+			t.Errorf("%d lookups returned other rows", wrong)
+		}
+		stmtErrors := 0
+		for msg, n := range errs {
+			if strings.Contains(msg, `prepared statement "stmtcache_…" does not exist`) || strings.Contains(msg, `prepared statement "stmtcache_…" already exists`) {
+				stmtErrors += n
+			}
+		}
+		if stmtErrors == 0 {
+			t.Errorf("no prepared-statement error in pgx's default mode through PgBouncer in transaction pooling; the docs say there are (errors: %v)", errs)
+		}
+	})
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
+		t.Run(fmt.Sprint(mode, " with AfterConnectBytea"), func(t *testing.T) {
+			correct, loud, wrong, errs := run(t, mode, sqltype.AfterConnectBytea)
+			if loud != 0 || wrong != 0 || correct != 4*bouncerServerConns*60 {
+				t.Errorf("%d correct, %d errors, %d wrong; want all %d correct; errors: %v", correct, loud, wrong, 4*bouncerServerConns*60, errs)
+			}
+		})
+	}
+}
