@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	googleuuid "github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	gormpostgres "gorm.io/driver/postgres"
@@ -104,6 +105,11 @@ func TestUUIDv7OnePage(t *testing.T) {
 	err = noHook.QueryRow(ctx, "SELECT count(*) FROM orders WHERE id = ANY($1)", ids).Scan(&n)
 	if err == nil || !strings.Contains(err.Error(), "unable to encode") {
 		t.Errorf("a slice of IDs without the hook in exec mode: %d rows (%v); the docs say pgx cannot encode it", n, err)
+	}
+	google := []googleuuid.UUID{googleuuid.UUID(orders[0].ID), googleuuid.UUID(backfill[3].ID)}
+	err = noHook.QueryRow(ctx, "SELECT count(*) FROM orders WHERE id = ANY($1)", google).Scan(&n)
+	if err == nil || !strings.Contains(err.Error(), "unable to encode") {
+		t.Errorf("a slice of google/uuid UUIDs without the hook in exec mode: %d rows (%v); the docs say pgx cannot encode it", n, err)
 	}
 	for _, q := range []string{"SELECT count(*) FROM orders WHERE id = ANY($1)", "SELECT count(*) FROM orders JOIN unnest($1::uuid[]) AS u(id) USING (id)"} {
 		if err := withHook.QueryRow(ctx, q, ids).Scan(&n); err != nil || n != 2 {
