@@ -1,7 +1,9 @@
 // Package sqlbytes stores KSUIDs and ObjectIDs as raw bytes through
 // database/sql drivers that see only driver.Valuer: lib/pq, bun's
 // pgdriver, go-sql-driver/mysql, and sqlx or any other tool on top of
-// them.
+// them. UUIDv7s need no type here: uuidv7.UUID's Value is its text form,
+// which PostgreSQL's uuid column reads as the same UUID (for a MySQL
+// binary(16) column pass id[:]).
 //
 // A ksuid.KSUID's Value is its 27-character text form, which every column
 // type can hold. pgx writes raw bytes into a bytea column on its own (it

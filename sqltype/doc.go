@@ -24,6 +24,13 @@
 //
 //	CREATE TABLE orders (id ksuid PRIMARY KEY DEFAULT ksuid_generate(), ...);
 //
+// UUIDv7s need neither: they go into PostgreSQL's own uuid. On
+// PostgreSQL 18, DEFAULT uuidv7() needs no install; before 18,
+// Install(ctx, conn, "", "uuidv7") (sortid sql uuidv7) adds only
+// uuidv7_generate, uuidv7_time, uuidv7_min_at and uuidv7_max_at. Install
+// takes "ksuid" and "objectid" the same way; with no name it installs
+// all three parts.
+//
 // AfterConnect registers the domains' OIDs, so that IDs go into them as
 // raw bytes in binary format, and the ID types for every column type: raw
 // bytes into bytea, the text form into text, char and varchar. It covers
@@ -35,6 +42,13 @@
 // AfterConnectThen.
 //
 // # Query modes where pgx cannot know the column type
+//
+// pgx's default mode, QueryExecModeCacheStatement, does not work through
+// PgBouncer in transaction pooling before PgBouncer 1.21's
+// max_prepared_statements: a statement prepared on one server connection
+// is run on another, and the query fails (prepared statement
+// "stmtcache_..." does not exist, or already exists). Use
+// QueryExecModeExec or the simple protocol there.
 //
 // In QueryExecModeExec and the simple protocol (PgBouncer in transaction
 // mode, default_query_exec_mode=exec) pgx sends every parameter untyped,

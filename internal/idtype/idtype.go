@@ -1,5 +1,5 @@
-// Package idtype holds the rules that the ID packages, ksuid and objectid,
-// share: how errors read, what Scan accepts, how BSON and JSON values are
+// Package idtype holds the rules that the ID packages, ksuid, objectid
+// and uuidv7, share: how errors read, what Scan accepts, how BSON and JSON values are
 // framed, what NULL means for the Null types, and how an ID steps to its
 // neighbour. Each package describes its type once in a Spec and keeps its
 // own exported API and docs; the rules live here, once. It imports only
