@@ -2,6 +2,7 @@ package containers
 
 import (
 	"bytes"
+	"fmt"
 	"crypto/rand"
 	"errors"
 	"strings"
@@ -416,5 +417,35 @@ func TestSQLInstallByPart(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDomainsHashPartition: PostgreSQL finds a default hash operator
+// class for the ksuid and objectid domains (bytea's), as Citus needs of a
+// distribution column (docs/scale.md): a table partitioned by HASH on
+// each takes rows in both partitions.
+func TestDomainsHashPartition(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	for _, domain := range []string{"ksuid", "objectid"} {
+		table := pgTable(t, ctx, servers.pg, "id "+domain+" NOT NULL) PARTITION BY HASH (id")
+		for r := range 2 {
+			if _, err := servers.pg.Exec(ctx, fmt.Sprintf("CREATE TABLE %s_p%d PARTITION OF %s FOR VALUES WITH (MODULUS 2, REMAINDER %d)",
+				strings.Trim(table, `"`), r, table, r)); err != nil {
+				t.Fatalf("%s: %v", domain, err)
+			}
+		}
+		gen := "ksuid_generate()"
+		if domain == "objectid" {
+			gen = "substring(decode(md5(g::text), 'hex') FROM 1 FOR 12)::objectid"
+		}
+		if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" SELECT "+gen+" FROM generate_series(1, 200) AS g"); err != nil {
+			t.Fatalf("%s: %v", domain, err)
+		}
+		var parts int
+		if err := servers.pg.QueryRow(ctx, "SELECT count(DISTINCT tableoid) FROM "+table).Scan(&parts); err != nil || parts != 2 {
+			t.Errorf("%s: rows in %d partitions (%v), want 2", domain, parts, err)
+		}
 	}
 }
