@@ -1,12 +1,10 @@
 package containers
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	gormmysql "gorm.io/driver/mysql"
 	gormpostgres "gorm.io/driver/postgres"
@@ -208,20 +206,7 @@ func TestGORMDatabaseDefaultsMariaDB(t *testing.T) {
 		{"without RETURNING", false, "the plugin"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := testContext(t)
-			name := "sortid_" + sanitize(t.Name())
-			servers.mysql.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name)
-			if _, err := servers.mysql.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { servers.mysql.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+name) })
-			cfg := servers.mysqlConfig.Clone()
-			cfg.DBName = name
-			connector, err := mysql.NewConnector(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			db := openGORMWith(t, gormmysql.New(gormmysql.Config{Conn: sqlOpenDB(t, connector), DisableWithReturning: !tc.returning}), pastGenerators()...)
+			db := openGORMWith(t, gormmysql.New(gormmysql.Config{Conn: mysqlDatabase(t), DisableWithReturning: !tc.returning}), pastGenerators()...)
 			if err := db.AutoMigrate(&gormMariaDBUUIDKey{}); err != nil {
 				t.Fatal(err)
 			}

@@ -53,6 +53,24 @@ var gormMySQLModels = []any{&gormUser{}, &gormOrder{}, &gormPtrKey{}, &gormEmbed
 // set and collation), with the plugin, and migrates the models.
 func openGORMMySQL(t *testing.T, opts ...gormplugin.Option) *gorm.DB {
 	t.Helper()
+	db, err := gorm.Open(gormmysql.New(gormmysql.Config{Conn: mysqlDatabase(t)}), &gorm.Config{Logger: gormLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Use(gormplugin.New(opts...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AutoMigrate(gormMySQLModels...); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// mysqlDatabase creates a database of the MySQL server for t alone (with
+// the server's default character set and collation), dropped when t
+// ends, and opens it.
+func mysqlDatabase(t *testing.T) *sql.DB {
+	t.Helper()
 	ctx := testContext(t)
 	name := "sortid_" + sanitize(t.Name())
 	servers.mysql.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name)
@@ -66,17 +84,7 @@ func openGORMMySQL(t *testing.T, opts ...gormplugin.Option) *gorm.DB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := gorm.Open(gormmysql.New(gormmysql.Config{Conn: sqlOpenDB(t, connector)}), &gorm.Config{Logger: gormLogger()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Use(gormplugin.New(opts...)); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.AutoMigrate(gormMySQLModels...); err != nil {
-		t.Fatal(err)
-	}
-	return db
+	return sqlOpenDB(t, connector)
 }
 
 func sqlOpenDB(t *testing.T, c driver.Connector) *sql.DB {

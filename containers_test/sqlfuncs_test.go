@@ -2,9 +2,9 @@ package containers
 
 import (
 	"bytes"
-	"fmt"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"

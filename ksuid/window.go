@@ -1,6 +1,10 @@
 package ksuid
 
-import "time"
+import (
+	"time"
+
+	"github.com/sortid/sortid/internal/idtype"
+)
 
 // Window returns the bounds of the IDs made from since up to, not
 // including, until, to the second (what a KSUID holds; MinAt and MaxAt
@@ -15,15 +19,5 @@ import "time"
 // before since, or a time MinAt refuses, is an error wrapping
 // ErrTimeRange.
 func Window(since, until time.Time) (lo, hi KSUID, err error) {
-	if until.Before(since) {
-		return KSUID{}, KSUID{}, spec.Errorf("window until "+until.UTC().Format(time.RFC3339Nano)+
-			" is before since "+since.UTC().Format(time.RFC3339Nano), ErrTimeRange)
-	}
-	if lo, err = MinAt(since); err != nil {
-		return KSUID{}, KSUID{}, err
-	}
-	if hi, err = MinAt(until); err != nil {
-		return KSUID{}, KSUID{}, err
-	}
-	return lo, hi, nil
+	return idtype.Window(&spec, since, until, MinAt)
 }

@@ -1,6 +1,10 @@
 package uuidv7
 
-import "time"
+import (
+	"time"
+
+	"github.com/sortid/sortid/internal/idtype"
+)
 
 // Window returns the bounds of the IDs made from since up to, not
 // including, until, to the millisecond (what a UUIDv7 holds; MinAt and MaxAt
@@ -15,15 +19,5 @@ import "time"
 // before since, or a time MinAt refuses, is an error wrapping
 // ErrTimeRange.
 func Window(since, until time.Time) (lo, hi UUID, err error) {
-	if until.Before(since) {
-		return UUID{}, UUID{}, spec.Errorf("window until "+until.UTC().Format(time.RFC3339Nano)+
-			" is before since "+since.UTC().Format(time.RFC3339Nano), ErrTimeRange)
-	}
-	if lo, err = MinAt(since); err != nil {
-		return UUID{}, UUID{}, err
-	}
-	if hi, err = MinAt(until); err != nil {
-		return UUID{}, UUID{}, err
-	}
-	return lo, hi, nil
+	return idtype.Window(&spec, since, until, MinAt)
 }
