@@ -5,6 +5,10 @@
 #	scripts/gomodules.sh vet ./...
 #	scripts/gomodules.sh test -race ./...
 #
+# With GOMODULES_PARALLEL=1 the modules run at once, each one's output
+# printed whole, in order, when all are done (make check: the adapters'
+# tests then run beside the core's longest package instead of after it).
+#
 # The core, github.com/sortid/sortid (ksuid, objectid, uuidv7, sqlbytes,
 # the command), requires no module; each adapter is a module of its own
 # that requires its driver and the core, which its go.mod replaces with
@@ -20,6 +24,20 @@ if [ "${1:-}" = "--list" ]; then
 	exit 0
 fi
 status=0
+if [ -n "${GOMODULES_PARALLEL:-}" ]; then
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+	pids=()
+	for m in $LIBRARY_MODULES; do
+		$GO -C "$m" "$@" >"$out/${#pids[@]}" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || status=1
+		cat "$out/$i"
+	done
+	exit $status
+fi
 for m in $LIBRARY_MODULES; do
 	$GO -C "$m" "$@" || status=1
 done
