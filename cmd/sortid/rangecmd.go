@@ -224,9 +224,11 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	b, err := bounds(kind, from, to)
+	var b Bounds
 	if *halfOpen {
 		b, err = halfOpenBounds(kind, from, to)
+	} else {
+		b, err = bounds(kind, from, to)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sortid: range:", err)

@@ -240,9 +240,11 @@ func handleRange(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	b, err := bounds(kind, from, to)
+	var b Bounds
 	if req.HalfOpen {
 		b, err = halfOpenBounds(kind, from, to)
+	} else {
+		b, err = bounds(kind, from, to)
 	}
 	if err != nil {
 		apiError(w, http.StatusBadRequest, err.Error())

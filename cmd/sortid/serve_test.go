@@ -120,6 +120,12 @@ func TestAPIRange(t *testing.T) {
 	if code != 200 || v["min"] != `\x60c468e60000000000000000` || v["max"] != `\x60c468e6ffffffffffffffff` {
 		t.Errorf("range --hex of ObjectIDs: %d %v", code, v)
 	}
+	// Half-open: the day ends where 2026-12-01 starts (3Mqf…dbdg, the
+	// largest of 2026-11-30 plus one), and there is no max.
+	code, v = post(t, srv, "/api/range", `{"type":"ksuid","from":"2026-11-30","to":"2026-11-30","half_open":true}`)
+	if _, hasMax := v["max"]; code != 200 || v["min"] != "3Mnqhiv0Q0UYFGD3D9qkgA030zI" || v["before"] != "3MqfpNUxdljkx0pIXdFzqLnabdg" || hasMax || v["to"] != "2026-12-01T00:00:00Z" {
+		t.Errorf("half-open range of a day: %d %v", code, v)
+	}
 	code, v = post(t, srv, "/api/range", `{"type":"ksuid","from":"2024-02-01","to":"2024-01-01"}`)
 	if msg, _ := v["error"].(string); code != 400 || !strings.Contains(msg, "before it starts") {
 		t.Errorf("an inverted range: %d %v", code, v)
