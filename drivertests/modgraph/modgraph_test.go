@@ -75,6 +75,11 @@ func (c *consumer) run(args ...string) string {
 func (c *consumer) modules() []string {
 	c.run("mod", "tidy")
 	c.run("build", "-o", os.DevNull, ".")
+	return c.graph()
+}
+
+// graph returns go list -m all of the consumer as its go.mod stands.
+func (c *consumer) graph() []string {
 	listed := strings.Fields(c.run("list", "-m", "-f", "{{.Path}}", "all"))
 	slices.Sort(listed)
 	return listed
@@ -185,7 +190,8 @@ import (
 func main() { fmt.Println(pgx.ErrNoRows) }
 `)
 	pgxOnly.write("go.mod", "module example.com/consumer\n\ngo 1.26.0\n\nrequire github.com/jackc/pgx/v5 "+pgxVersion+"\n")
-	want := append(pgxOnly.modules(), "github.com/sortid/sortid", "github.com/sortid/sortid/sqltype")
+	pgxOnly.run("mod", "tidy")
+	want := append(pgxOnly.graph(), "github.com/sortid/sortid", "github.com/sortid/sortid/sqltype")
 	slices.Sort(want)
 	if !slices.Equal(listed, want) {
 		t.Errorf("go list -m all lists\n%s\nwant pgx's graph (a consumer of pgx %s alone), sortid and sqltype:\n%s",
