@@ -163,3 +163,26 @@ func TestWithUUIDGenerator(t *testing.T) {
 		t.Errorf("ID %v dated %v, %v; want %v", a.ID, a.ID.Time(), err, at)
 	}
 }
+
+// dbKeyed's key is the database's: a default SQLite computes, here one
+// constant UUIDv7, so that the test knows the key the server gave.
+type dbKeyed struct {
+	ID   uuidv7.UUID `gorm:"default:(x'01890a5dac96774bbcceb302099a8057')"`
+	Name string
+}
+
+// TestDatabaseDefaultKey: the plugin leaves a key with a database default
+// to SQLite, which GORM reads back with RETURNING.
+func TestDatabaseDefaultKey(t *testing.T) {
+	db := open(t)
+	if err := db.AutoMigrate(&dbKeyed{}); err != nil {
+		t.Fatal(err)
+	}
+	r := dbKeyed{Name: "x"}
+	if err := db.Create(&r).Error; err != nil {
+		t.Fatal(err)
+	}
+	if want := uuidv7.MustParse("01890a5d-ac96-774b-bcce-b302099a8057"); r.ID != want {
+		t.Errorf("the key is %v, want the database's default %v", r.ID, want)
+	}
+}
