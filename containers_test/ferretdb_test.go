@@ -3,7 +3,7 @@ package containers
 import (
 	"bytes"
 	"context"
-	"net"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,12 +30,11 @@ func TestFerretDBStandInOutsideDocker(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building testenv/ferretdb: %v\n%s", err, out)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	data := filepath.Join(dir, "data")
 	var log bytes.Buffer
 	server := exec.Command(bin, "-data-dir", data)

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -41,11 +40,12 @@ func startPgBouncer(ctx context.Context) (func(), error) {
 	if err != nil {
 		return func() {}, err
 	}
+	// Until the process runs, stopping is removing the directory; the
+	// caller calls what is returned, error or not.
 	removeDir := func() { os.RemoveAll(dir) }
 	port, err := freePort()
 	if err != nil {
-		removeDir()
-		return func() {}, err
+		return removeDir, err
 	}
 	// Clients are trusted (the user must be in the auth file); PgBouncer
 	// logs in to the server with the password in the database line.
@@ -67,36 +67,33 @@ server_reset_query =
 	files := map[string]string{"pgbouncer.ini": ini, "userlist.txt": fmt.Sprintf("%q %q\n", pg.User, pg.Password)}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			removeDir()
-			return func() {}, err
+			return removeDir, err
 		}
 	}
 	if err := os.Chmod(dir, 0o755); err != nil {
-		removeDir()
-		return func() {}, err
+		return removeDir, err
 	}
 	logFile, err := os.Create(filepath.Join(dir, "pgbouncer.log"))
 	if err != nil {
-		removeDir()
-		return func() {}, err
+		return removeDir, err
 	}
 	args := []string{filepath.Join(dir, "pgbouncer.ini")}
 	if os.Geteuid() == 0 {
 		// PgBouncer refuses to run as root.
 		if _, err := user.Lookup("postgres"); err != nil {
-			removeDir()
-			return func() {}, fmt.Errorf("pgbouncer will not run as root, and there is no postgres user to run it as: %w", err)
+			return removeDir, fmt.Errorf("pgbouncer will not run as root, and there is no postgres user to run it as: %w", err)
 		}
 		args = append([]string{"-u", "postgres"}, args...)
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	// Ends with the test binary, also when that is killed.
+	// Ends with the test binary, also when that is killed, while it runs
+	// as root; as postgres (-u) the kernel clears the death signal when
+	// PgBouncer drops root, and scripts/test.sh ends a leftover one.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
-		removeDir()
-		return func() {}, fmt.Errorf("starting pgbouncer: %w", err)
+		return removeDir, fmt.Errorf("starting pgbouncer: %w", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -159,5 +156,5 @@ func freePort() (int, error) {
 		return 0, err
 	}
 	defer l.Close()
-	return strconv.Atoi(strings.TrimPrefix(l.Addr().String(), "127.0.0.1:"))
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
