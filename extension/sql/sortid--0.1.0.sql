@@ -1,5 +1,6 @@
 -- sortid 0.1.0: the types ksuid and objectid, their operators, index
--- classes, casts and functions, and the UUIDv7 functions in uuid.
+-- classes (btree, hash, BRIN), casts, min and max, and functions, and the
+-- UUIDv7 functions in uuid.
 \echo Use "CREATE EXTENSION sortid" to load this file. \quit
 
 -- One install per database: the extension, or the domains of `sortid sql`
@@ -93,6 +94,29 @@ CREATE OPERATOR CLASS ksuid_hash_ops DEFAULT FOR TYPE ksuid USING hash AS
 	OPERATOR 1 =,
 	FUNCTION 1 ksuid_hash(ksuid),
 	FUNCTION 2 ksuid_hash_extended(ksuid, bigint);
+
+-- BRIN: a table whose rows arrive in ID order (an append-only log keyed by
+-- ksuid) can be indexed by block ranges, a fraction of a B-tree's size.
+CREATE OPERATOR CLASS ksuid_minmax_ops DEFAULT FOR TYPE ksuid USING brin AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 brin_minmax_opcinfo(internal),
+	FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+	FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+	FUNCTION 4 brin_minmax_union(internal, internal, internal);
+
+-- min and max, the first and the last ksuid in time.
+CREATE FUNCTION ksuid_smaller(ksuid, ksuid) RETURNS ksuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ksuid_larger(ksuid, ksuid) RETURNS ksuid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE AGGREGATE min(ksuid) (SFUNC = ksuid_smaller, STYPE = ksuid, SORTOP = <,
+	COMBINEFUNC = ksuid_smaller, PARALLEL = SAFE);
+CREATE AGGREGATE max(ksuid) (SFUNC = ksuid_larger, STYPE = ksuid, SORTOP = >,
+	COMBINEFUNC = ksuid_larger, PARALLEL = SAFE);
 
 -- Casts: none implicit, so that no operator becomes ambiguous.
 CREATE FUNCTION ksuid_to_bytea(ksuid) RETURNS bytea
@@ -188,6 +212,29 @@ CREATE OPERATOR CLASS objectid_hash_ops DEFAULT FOR TYPE objectid USING hash AS
 	OPERATOR 1 =,
 	FUNCTION 1 objectid_hash(objectid),
 	FUNCTION 2 objectid_hash_extended(objectid, bigint);
+
+-- BRIN: a table whose rows arrive in ID order (an append-only log keyed by
+-- objectid) can be indexed by block ranges, a fraction of a B-tree's size.
+CREATE OPERATOR CLASS objectid_minmax_ops DEFAULT FOR TYPE objectid USING brin AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 brin_minmax_opcinfo(internal),
+	FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+	FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+	FUNCTION 4 brin_minmax_union(internal, internal, internal);
+
+-- min and max, the first and the last objectid in time.
+CREATE FUNCTION objectid_smaller(objectid, objectid) RETURNS objectid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION objectid_larger(objectid, objectid) RETURNS objectid
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE AGGREGATE min(objectid) (SFUNC = objectid_smaller, STYPE = objectid, SORTOP = <,
+	COMBINEFUNC = objectid_smaller, PARALLEL = SAFE);
+CREATE AGGREGATE max(objectid) (SFUNC = objectid_larger, STYPE = objectid, SORTOP = >,
+	COMBINEFUNC = objectid_larger, PARALLEL = SAFE);
 
 -- Casts: none implicit, so that no operator becomes ambiguous.
 CREATE FUNCTION objectid_to_bytea(objectid) RETURNS bytea

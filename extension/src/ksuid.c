@@ -8,7 +8,6 @@
 #include "common/hashfn.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
-#include "utils/sortsupport.h"
 #include "utils/timestamp.h"
 
 /* The KSUID epoch, 2014-05-13 16:53:20 UTC, in seconds since 1970. */
@@ -17,17 +16,19 @@
 #define KSUID_EXPECTED "a ksuid is 27 base62 characters (0-9, A-Z, a-z) or \\x and 40 hex digits"
 
 /*
- * ksuid_parse reads the text of a KSUID into id, or reports an error. With
- * allow_hex it also takes \x and 40 hex digits, the form in which clients
- * send raw bytes as text (lib/pq, the simple protocol).
+ * ksuid_parse reads the text of a KSUID into id: 27 base62 characters, or
+ * \x and 40 hex digits, the form in which clients send raw bytes as text
+ * (lib/pq, the simple protocol); the two cannot be confused, since base62
+ * has no backslash. On bad input it reports the error through escontext
+ * (see sortid_text_error) and returns false.
  */
-static void
-ksuid_parse(uint8 *id, const char *src, size_t len, bool allow_hex)
+static bool
+ksuid_parse(uint8 *id, const char *src, size_t len, Node *escontext)
 {
 	IdTextResult result;
 	long		bad;
 
-	if (allow_hex && len >= 2 && src[0] == '\\' && src[1] == 'x')
+	if (len >= 2 && src[0] == '\\' && src[1] == 'x')
 	{
 		result = hex_decode_exact(id, KSUID_SIZE, src + 2, len - 2, &bad);
 		if (bad >= 0)
@@ -35,9 +36,10 @@ ksuid_parse(uint8 *id, const char *src, size_t len, bool allow_hex)
 	}
 	else
 		result = ksuid_decode_text(id, src, len, &bad);
-	if (result != IDTEXT_OK)
-		sortid_text_error("ksuid", src, len, result, bad,
-						  allow_hex ? KSUID_EXPECTED : "a ksuid is 27 base62 characters (0-9, A-Z, a-z)");
+	if (result == IDTEXT_OK)
+		return true;
+	sortid_text_error(escontext, "ksuid", src, len, result, bad, KSUID_EXPECTED);
+	return false;
 }
 
 PG_FUNCTION_INFO_V1(ksuid_in);
@@ -47,7 +49,8 @@ ksuid_in(PG_FUNCTION_ARGS)
 	const char *src = PG_GETARG_CSTRING(0);
 	uint8	   *id = (uint8 *) palloc(KSUID_SIZE);
 
-	ksuid_parse(id, src, strlen(src), true);
+	if (!ksuid_parse(id, src, strlen(src), fcinfo->context))
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(id);
 }
 
@@ -73,7 +76,10 @@ ksuid_to_text(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(result);
 }
 
-/* ksuid_from_text takes exactly what Go's ksuid.Parse takes: 27 characters. */
+/*
+ * ksuid_from_text, the cast from text, takes what the type's input takes,
+ * so that '...'::ksuid and '...'::text::ksuid never disagree.
+ */
 PG_FUNCTION_INFO_V1(ksuid_from_text);
 Datum
 ksuid_from_text(PG_FUNCTION_ARGS)
@@ -81,7 +87,7 @@ ksuid_from_text(PG_FUNCTION_ARGS)
 	text	   *t = PG_GETARG_TEXT_PP(0);
 	uint8	   *id = (uint8 *) palloc(KSUID_SIZE);
 
-	ksuid_parse(id, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), false);
+	ksuid_parse(id, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), NULL);
 	PG_RETURN_POINTER(id);
 }
 

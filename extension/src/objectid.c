@@ -7,29 +7,31 @@
 #include "common/hashfn.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
-#include "utils/sortsupport.h"
 #include "utils/timestamp.h"
 
 #define OBJECTID_EXPECTED "an objectid is 24 hex digits (either case), with or without \\x before them"
 
 /*
- * objectid_parse reads 24 hex digits into id, or reports an error. With
- * allow_hex it also takes them after \x, the form in which clients send
- * raw bytes as text (lib/pq, the simple protocol).
+ * objectid_parse reads 24 hex digits into id, with or without \x before
+ * them (the form in which clients send raw bytes as text: lib/pq, the
+ * simple protocol). On bad input it reports the error through escontext
+ * (see sortid_text_error) and returns false.
  */
-static void
-objectid_parse(uint8 *id, const char *src, size_t len, bool allow_hex)
+static bool
+objectid_parse(uint8 *id, const char *src, size_t len, Node *escontext)
 {
 	IdTextResult result;
 	long		bad;
 	size_t		skip = 0;
 
-	if (allow_hex && len >= 2 && src[0] == '\\' && src[1] == 'x')
+	if (len >= 2 && src[0] == '\\' && src[1] == 'x')
 		skip = 2;
 	result = hex_decode_exact(id, OBJECTID_SIZE, src + skip, len - skip, &bad);
-	if (result != IDTEXT_OK)
-		sortid_text_error("objectid", src, len, result, bad >= 0 ? bad + (long) skip : bad,
-						  allow_hex ? OBJECTID_EXPECTED : "an objectid is 24 hex digits (either case)");
+	if (result == IDTEXT_OK)
+		return true;
+	sortid_text_error(escontext, "objectid", src, len, result, bad >= 0 ? bad + (long) skip : bad,
+					  OBJECTID_EXPECTED);
+	return false;
 }
 
 PG_FUNCTION_INFO_V1(objectid_in);
@@ -39,7 +41,8 @@ objectid_in(PG_FUNCTION_ARGS)
 	const char *src = PG_GETARG_CSTRING(0);
 	uint8	   *id = (uint8 *) palloc(OBJECTID_SIZE);
 
-	objectid_parse(id, src, strlen(src), true);
+	if (!objectid_parse(id, src, strlen(src), fcinfo->context))
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(id);
 }
 
@@ -65,7 +68,10 @@ objectid_to_text(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(result);
 }
 
-/* objectid_from_text takes what Go's objectid.Parse takes: 24 hex digits. */
+/*
+ * objectid_from_text, the cast from text, takes what the type's input
+ * takes, so that '...'::objectid and '...'::text::objectid never disagree.
+ */
 PG_FUNCTION_INFO_V1(objectid_from_text);
 Datum
 objectid_from_text(PG_FUNCTION_ARGS)
@@ -73,7 +79,7 @@ objectid_from_text(PG_FUNCTION_ARGS)
 	text	   *t = PG_GETARG_TEXT_PP(0);
 	uint8	   *id = (uint8 *) palloc(OBJECTID_SIZE);
 
-	objectid_parse(id, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), false);
+	objectid_parse(id, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), NULL);
 	PG_RETURN_POINTER(id);
 }
 

@@ -8,6 +8,19 @@
 
 #include "fmgr.h"
 #include "datatype/timestamp.h"
+#include "lib/hyperloglog.h"
+#include "port/pg_bswap.h"
+#include "utils/sortsupport.h"
+#if PG_VERSION_NUM >= 160000
+/* Since 16 the varlena macros (VARDATA, SET_VARSIZE, ...) live here. */
+#include "varatt.h"
+/* Soft input errors (errsave, SOFT_ERROR_OCCURRED) came in 16. */
+#include "nodes/miscnodes.h"
+#else
+/* Before 16 an input function has no soft errors: every error is hard. */
+#define errsave(context, ...) ereport(ERROR, __VA_ARGS__)
+#define SOFT_ERROR_OCCURRED(escontext) false
+#endif
 
 #include "idtext.h"
 
@@ -20,19 +33,33 @@ extern void sortid_clock(int64 *sec, int32 *nsec);
 /*
  * Reports a text input error for a value of type typname (invalid_text_
  * representation): the value, at most 64 bytes of it, and what was
- * expected. It does not return. (It is not declared noreturn: the
- * attribute's macro changed name in PostgreSQL 18, and no caller needs it.)
+ * expected. With an escontext that asks for soft errors (PostgreSQL 16
+ * and later: pg_input_is_valid, COPY ... ON_ERROR) it saves the error
+ * there and returns; otherwise it does not return.
  */
-extern void sortid_text_error(const char *typname, const char *src, size_t len,
+extern void sortid_text_error(Node *escontext, const char *typname, const char *src, size_t len,
 							  IdTextResult result, long bad, const char *expected);
 
 /* Seconds since 1970 of a timestamptz, rounded down; an error if infinite. */
 extern int64 sortid_unix_seconds(TimestampTz t, const char *caller);
 
 /*
- * The comparison, hash and sort support functions of a fixed-length ID
- * type whose values compare as bytes: typname_eq, _ne, _lt, _le, _gt, _ge,
- * _cmp, _hash, _hash_extended and _sortsupport.
+ * Abbreviated sort keys, shared by the types: the first bytes of an ID (8
+ * on a 64-bit server) as an unsigned integer, which for a KSUID or an
+ * ObjectID is its second and the bytes after it, so most comparisons of a
+ * sort need no memcmp. sortid_abbrev_init sets up a sort's SortSupport to
+ * count the keys' distinct values, and abandons the keys, as uuid's do,
+ * when they turn out to be mostly equal (ObjectIDs of one process made in
+ * the same second share their first 9 bytes).
+ */
+extern void sortid_abbrev_init(SortSupport ssup);
+extern Datum sortid_abbrev_convert(const void *id, SortSupport ssup);
+
+/*
+ * The comparison, hash, sort support and aggregate functions of a
+ * fixed-length ID type whose values compare as bytes: typname_eq, _ne,
+ * _lt, _le, _gt, _ge, _cmp, _hash, _hash_extended, _sortsupport, _smaller
+ * and _larger (for min and max).
  */
 #define SORTID_COMPARISONS(typname, size) \
 static inline int \
@@ -73,12 +100,35 @@ typname##_fastcmp(Datum a, Datum b, SortSupport ssup) \
 { \
 	return typname##_compare(a, b); \
 } \
+static Datum \
+typname##_abbrev_convert(Datum original, SortSupport ssup) \
+{ \
+	return sortid_abbrev_convert(DatumGetPointer(original), ssup); \
+} \
 PG_FUNCTION_INFO_V1(typname##_sortsupport); \
 Datum typname##_sortsupport(PG_FUNCTION_ARGS) \
 { \
 	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0); \
 	ssup->comparator = typname##_fastcmp; \
+	if (ssup->abbreviate) \
+	{ \
+		sortid_abbrev_init(ssup); \
+		ssup->abbrev_converter = typname##_abbrev_convert; \
+		ssup->abbrev_full_comparator = typname##_fastcmp; \
+	} \
 	PG_RETURN_VOID(); \
+} \
+PG_FUNCTION_INFO_V1(typname##_smaller); \
+Datum typname##_smaller(PG_FUNCTION_ARGS) \
+{ \
+	Datum		a = PG_GETARG_DATUM(0), b = PG_GETARG_DATUM(1); \
+	return typname##_compare(a, b) <= 0 ? a : b; \
+} \
+PG_FUNCTION_INFO_V1(typname##_larger); \
+Datum typname##_larger(PG_FUNCTION_ARGS) \
+{ \
+	Datum		a = PG_GETARG_DATUM(0), b = PG_GETARG_DATUM(1); \
+	return typname##_compare(a, b) >= 0 ? a : b; \
 }
 
 /*
@@ -105,7 +155,7 @@ Datum bytea_to_##typname(PG_FUNCTION_ARGS) \
 		ereport(ERROR, \
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION), \
 				 errmsg("invalid bytea for type %s: %zu bytes", #typname, len), \
-				 errdetail("A %s is %d bytes.", #typname, (int) (size)))); \
+				 errdetail("A value of type %s is %d bytes.", #typname, (int) (size)))); \
 	id = (uint8 *) palloc(size); \
 	memcpy(id, VARDATA_ANY(b), size); \
 	PG_RETURN_POINTER(id); \
@@ -126,7 +176,7 @@ Datum typname##_recv(PG_FUNCTION_ARGS) \
 		ereport(ERROR, \
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION), \
 				 errmsg("invalid binary %s: %d bytes", #typname, len), \
-				 errdetail("A %s is %d bytes.", #typname, (int) (size)))); \
+				 errdetail("A value of type %s is %d bytes.", #typname, (int) (size)))); \
 	id = (uint8 *) palloc(size); \
 	memcpy(id, pq_getmsgbytes(buf, size), size); \
 	PG_RETURN_POINTER(id); \
