@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -20,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	tcexec "github.com/testcontainers/testcontainers-go/exec"
 	gormpostgres "gorm.io/driver/postgres"
 
 	"github.com/sortid/sortid/internal/pgsql"
@@ -29,19 +31,20 @@ import (
 	"github.com/sortid/sortid/uuidv7"
 )
 
-// The sortid extension (extension/), loaded in the PostgreSQL 15 test
-// server's database servers.pgExt: its types read every form a user
-// sends, its functions agree with the Go packages, bad input is an
-// error and never a crash, and a database moves to it from the domains.
+// The sortid extension (extension/), built in each PostgreSQL test image
+// (15, 17 and 18) and loaded in each server's database extensionDatabase:
+// its types read every form a user sends, its functions agree with the Go
+// packages, bad input is an error and never a crash, its pg_regress suite
+// passes, and a database moves to it from the domains.
 
 // extTable creates a table in the extension's database for t.
-func extTable(t *testing.T, ctx context.Context, columns string) string {
+func extTable(t *testing.T, ctx context.Context, ext *extServer, columns string) string {
 	t.Helper()
 	name := pgx.Identifier{fmt.Sprintf("%s_%d", strings.ToLower(sanitize(t.Name())), tableSeq.Add(1))}.Sanitize()
-	if _, err := servers.pgExt.Exec(ctx, "CREATE TABLE "+name+" ("+columns+")"); err != nil {
+	if _, err := ext.pool.Exec(ctx, "CREATE TABLE "+name+" ("+columns+")"); err != nil {
 		t.Fatalf("creating %s: %v", name, err)
 	}
-	t.Cleanup(func() { servers.pgExt.Exec(context.Background(), "DROP TABLE IF EXISTS "+name) })
+	t.Cleanup(func() { ext.pool.Exec(context.Background(), "DROP TABLE IF EXISTS "+name) })
 	return name
 }
 
@@ -54,87 +57,88 @@ func extTable(t *testing.T, ctx context.Context, columns string) string {
 // pgx's untyped modes (exec, simple protocol), where AfterConnectBytea or
 // a string is the documented way.
 func TestExtensionReadMatrix(t *testing.T) {
-	needServers(t)
-	ctx := testContext(t)
-	base := time.Now().Add(-time.Hour).Truncate(time.Second)
-	sets := []idSet{ksuidSet(t, base, 30), objectIDSet(t, base, 30)}
-	paths := readPathsTo(t, ctx, servers.pgExtConfig.ConnConfig)
-	counts := map[string]int{}
-	for _, s := range sets {
-		for _, column := range []string{"type", "partitioned"} {
-			var table string
-			if column == "partitioned" {
-				table = extTable(t, ctx, "id "+s.domain+" PRIMARY KEY, n int NOT NULL DEFAULT 0) PARTITION BY RANGE (id")
-				spec := sqltype.PartitionSpec{Table: strings.Trim(table, `"`), IDType: s.domain, Period: sqltype.Day, Back: 1, Ahead: 1}
-				if err := sqltype.Partitions(ctx, servers.pgExt, spec, base); err != nil {
+	forEachExtServer(t, func(t *testing.T, ext *extServer) {
+		ctx := testContext(t)
+		base := time.Now().Add(-time.Hour).Truncate(time.Second)
+		sets := []idSet{ksuidSet(t, base, 30), objectIDSet(t, base, 30)}
+		paths := readPathsTo(t, ctx, ext.config.ConnConfig)
+		counts := map[string]int{}
+		for _, s := range sets {
+			for _, column := range []string{"type", "partitioned"} {
+				var table string
+				if column == "partitioned" {
+					table = extTable(t, ctx, ext, "id "+s.domain+" PRIMARY KEY, n int NOT NULL DEFAULT 0) PARTITION BY RANGE (id")
+					spec := sqltype.PartitionSpec{Table: strings.Trim(table, `"`), IDType: s.domain, Period: sqltype.Day, Back: 1, Ahead: 1}
+					if err := sqltype.Partitions(ctx, ext.pool, spec, base); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					table = extTable(t, ctx, ext, "id "+s.domain+" PRIMARY KEY, n int NOT NULL DEFAULT 0")
+				}
+				// In by the extension's codec: raw bytes, binary COPY.
+				rows := make([][]any, len(s.ids))
+				for i := range s.ids {
+					rows[i] = []any{s.raw[i]}
+				}
+				if _, err := ext.pool.CopyFrom(ctx, pgx.Identifier{strings.Trim(table, `"`)}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
 					t.Fatal(err)
 				}
-			} else {
-				table = extTable(t, ctx, "id "+s.domain+" PRIMARY KEY, n int NOT NULL DEFAULT 0")
-			}
-			// In by the extension's codec: raw bytes, binary COPY.
-			rows := make([][]any, len(s.ids))
-			for i := range s.ids {
-				rows[i] = []any{s.raw[i]}
-			}
-			if _, err := servers.pgExt.CopyFrom(ctx, pgx.Identifier{strings.Trim(table, `"`)}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range paths {
-				for _, form := range paramForms {
-					for _, op := range readOps() {
-						got, err := p.run(ctx, fmt.Sprintf(op.sql, "encode(id::bytea, 'hex')", table), op.args(s, form)...)
-						want := mapAll(toAny(op.want), func(v any) string { return hex.EncodeToString(s.raw[v.(int)]) })
-						where := fmt.Sprintf("%s, %s in %s, %s form, %s", p.name, s.name, column, form, op.name)
-						switch {
-						case err != nil:
-							// Without the hook pgx knows neither the types'
-							// arrays nor the ID types' slices, in any mode.
-							pgxOwn := strings.Contains(p.name, "no hook") && op.name == "= ANY" && form != "string" &&
-								strings.Contains(err.Error(), "cannot find encode plan")
-							bunOwn := strings.HasPrefix(p.name, "bun") && op.name == "= ANY" && strings.Contains(err.Error(), "malformed array literal")
-							if pgxOwn || bunOwn {
-								counts["loud, a slice without the hook (documented)"]++
-								continue
+				for _, p := range paths {
+					for _, form := range paramForms {
+						for _, op := range readOps() {
+							got, err := p.run(ctx, fmt.Sprintf(op.sql, "encode(id::bytea, 'hex')", table), op.args(s, form)...)
+							want := mapAll(toAny(op.want), func(v any) string { return hex.EncodeToString(s.raw[v.(int)]) })
+							where := fmt.Sprintf("%s, %s in %s, %s form, %s", p.name, s.name, column, form, op.name)
+							switch {
+							case err != nil:
+								// Without the hook pgx knows neither the types'
+								// arrays nor the ID types' slices, in any mode.
+								pgxOwn := strings.Contains(p.name, "no hook") && op.name == "= ANY" && form != "string" &&
+									strings.Contains(err.Error(), "cannot find encode plan")
+								bunOwn := strings.HasPrefix(p.name, "bun") && op.name == "= ANY" && strings.Contains(err.Error(), "malformed array literal")
+								if pgxOwn || bunOwn {
+									counts["loud, a slice without the hook (documented)"]++
+									continue
+								}
+								// AfterConnect refuses an ID value where pgx
+								// sends it untyped: a plain bytea column would
+								// misread its text form. Behind PgBouncer the
+								// docs say AfterConnectBytea, or a string.
+								if strings.HasPrefix(p.name, "pgx AfterConnect ") && p.untyped && errors.Is(err, sqltype.ErrUntypedParameter) {
+									counts["loud, an ID value untyped under AfterConnect (documented)"]++
+									continue
+								}
+								counts["loud"]++
+								t.Errorf("loud: %s: %v", where, err)
+							case !slices.Equal(got, want):
+								counts["silent"]++
+								t.Errorf("silent: %s: %d rows, want %d", where, len(got), len(want))
+							default:
+								counts["correct"]++
 							}
-							// AfterConnect refuses an ID value where pgx
-							// sends it untyped: a plain bytea column would
-							// misread its text form. Behind PgBouncer the
-							// docs say AfterConnectBytea, or a string.
-							if strings.HasPrefix(p.name, "pgx AfterConnect ") && p.untyped && errors.Is(err, sqltype.ErrUntypedParameter) {
-								counts["loud, an ID value untyped under AfterConnect (documented)"]++
-								continue
-							}
-							counts["loud"]++
-							t.Errorf("loud: %s: %v", where, err)
-						case !slices.Equal(got, want):
-							counts["silent"]++
-							t.Errorf("silent: %s: %d rows, want %d", where, len(got), len(want))
-						default:
-							counts["correct"]++
 						}
 					}
 				}
-			}
-			if n := extCount(t, ctx, table); n != len(s.ids) {
-				t.Fatalf("%s holds %d rows after the matrix, want %d", table, n, len(s.ids))
+				if n := extCount(t, ctx, ext, table); n != len(s.ids) {
+					t.Fatalf("%s holds %d rows after the matrix, want %d", table, n, len(s.ids))
+				}
 			}
 		}
-	}
-	for _, k := range sortedKeys(counts) {
-		t.Logf("%6d %s", counts[k], k)
-	}
-	// Every cell was run and classified: none skipped.
-	if total := 2 * 2 * len(paths) * len(paramForms) * len(readOps()); counts["correct"]+
-		counts["loud, a slice without the hook (documented)"]+counts["loud, an ID value untyped under AfterConnect (documented)"] != total {
-		t.Errorf("%v: not the %d cells of the matrix", counts, total)
-	}
+		for _, k := range sortedKeys(counts) {
+			t.Logf("%6d %s", counts[k], k)
+		}
+		// Every cell was run and classified: none skipped.
+		if total := 2 * 2 * len(paths) * len(paramForms) * len(readOps()); counts["correct"]+
+			counts["loud, a slice without the hook (documented)"]+counts["loud, an ID value untyped under AfterConnect (documented)"] != total {
+			t.Errorf("%v: not the %d cells of the matrix", counts, total)
+		}
+	})
 }
 
-func extCount(t *testing.T, ctx context.Context, table string) int {
+func extCount(t *testing.T, ctx context.Context, ext *extServer, table string) int {
 	t.Helper()
 	var n int
-	if err := servers.pgExt.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+	if err := ext.pool.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -145,162 +149,164 @@ func extCount(t *testing.T, ctx context.Context, table string) int {
 // <>, IS DISTINCT FROM, UPDATE and DELETE, and psql shows the ID as its
 // text; a bad literal is an error that names it.
 func TestExtensionLiteralsInPsql(t *testing.T) {
-	needServers(t)
-	ctx := testContext(t)
-	table := extTable(t, ctx, "id ksuid PRIMARY KEY, n int NOT NULL DEFAULT 0")
-	base := time.Now().Add(-time.Hour)
-	ids := make([]string, 5)
-	for i := range ids {
-		id := must(ksuid.NewAt(base.Add(time.Duration(i) * time.Second)))
-		ids[i] = id.String()
-		if _, err := servers.pgExt.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", id); err != nil {
-			t.Fatal(err)
+	forEachExtServer(t, func(t *testing.T, ext *extServer) {
+		ctx := testContext(t)
+		table := extTable(t, ctx, ext, "id ksuid PRIMARY KEY, n int NOT NULL DEFAULT 0")
+		base := time.Now().Add(-time.Hour)
+		ids := make([]string, 5)
+		for i := range ids {
+			id := must(ksuid.NewAt(base.Add(time.Duration(i) * time.Second)))
+			ids[i] = id.String()
+			if _, err := ext.pool.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", id); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	psql := func(sql string) (string, error) {
-		c := servers.pgExtConfig.ConnConfig
-		url := fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", c.User, c.Password, c.Host, c.Port, c.Database)
-		out, err := exec.CommandContext(ctx, "psql", "-XAtq", "-v", "ON_ERROR_STOP=1", url, "-c", sql).CombinedOutput()
-		return strings.TrimSpace(string(out)), err
-	}
-	for _, c := range []struct{ sql, want string }{
-		{fmt.Sprintf("SELECT id FROM %s WHERE id = '%s'", table, ids[2]), ids[2]},
-		{fmt.Sprintf("SELECT count(*) FROM %s WHERE id IN ('%s', '%s')", table, ids[1], ids[3]), "2"},
-		{fmt.Sprintf("SELECT count(*) FROM %s WHERE id NOT IN ('%s', '%s')", table, ids[1], ids[3]), "3"},
-		{fmt.Sprintf("SELECT count(*) FROM %s WHERE id <> '%s'", table, ids[0]), "4"},
-		{fmt.Sprintf("SELECT count(*) FROM %s WHERE id IS DISTINCT FROM '%s'", table, ids[0]), "4"},
-		{fmt.Sprintf("SELECT count(*) FROM %s WHERE NOT (id = '%s')", table, ids[0]), "4"},
-		{fmt.Sprintf("SELECT count(*) FROM %s WHERE id = ANY('{%s,%s}')", table, ids[0], ids[4]), "2"},
-		{fmt.Sprintf("SELECT count(*) FROM %s WHERE id < '%s'", table, ids[2]), "2"},
-		{fmt.Sprintf("WITH u AS (UPDATE %s SET n = 1 WHERE id = '%s' RETURNING id) SELECT id FROM u", table, ids[3]), ids[3]},
-		{fmt.Sprintf("WITH d AS (DELETE FROM %s WHERE id NOT IN ('%s', '%s', '%s', '%s') RETURNING id) SELECT id FROM d", table, ids[0], ids[1], ids[2], ids[3]), ids[4]},
-		{fmt.Sprintf("SELECT count(*) FROM %s", table), "4"},
-		{fmt.Sprintf("SELECT id FROM %s WHERE id = '\\x%s'", table, hex.EncodeToString(must(ksuid.Parse(ids[1])).Bytes())), ids[1]},
-	} {
-		got, err := psql(c.sql)
-		if err != nil || got != c.want {
-			t.Errorf("psql %s: %q (%v), want %q", c.sql, got, err, c.want)
+		psql := func(sql string) (string, error) {
+			c := ext.config.ConnConfig
+			url := fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", c.User, c.Password, c.Host, c.Port, c.Database)
+			out, err := exec.CommandContext(ctx, "psql", "-XAtq", "-v", "ON_ERROR_STOP=1", url, "-c", sql).CombinedOutput()
+			return strings.TrimSpace(string(out)), err
 		}
-	}
-	for _, bad := range []string{ids[0][:26], ids[0] + "0", "aWgEPTl1tmebfsQzFP4bxwgy80W", ids[0][:26] + "-"} {
-		got, err := psql(fmt.Sprintf("DELETE FROM %s WHERE id <> '%s'", table, bad))
-		if err == nil || !strings.Contains(got, `invalid input syntax for type ksuid: "`+bad+`"`) {
-			t.Errorf("psql with %q: %q (%v), want the input error naming it", bad, got, err)
+		for _, c := range []struct{ sql, want string }{
+			{fmt.Sprintf("SELECT id FROM %s WHERE id = '%s'", table, ids[2]), ids[2]},
+			{fmt.Sprintf("SELECT count(*) FROM %s WHERE id IN ('%s', '%s')", table, ids[1], ids[3]), "2"},
+			{fmt.Sprintf("SELECT count(*) FROM %s WHERE id NOT IN ('%s', '%s')", table, ids[1], ids[3]), "3"},
+			{fmt.Sprintf("SELECT count(*) FROM %s WHERE id <> '%s'", table, ids[0]), "4"},
+			{fmt.Sprintf("SELECT count(*) FROM %s WHERE id IS DISTINCT FROM '%s'", table, ids[0]), "4"},
+			{fmt.Sprintf("SELECT count(*) FROM %s WHERE NOT (id = '%s')", table, ids[0]), "4"},
+			{fmt.Sprintf("SELECT count(*) FROM %s WHERE id = ANY('{%s,%s}')", table, ids[0], ids[4]), "2"},
+			{fmt.Sprintf("SELECT count(*) FROM %s WHERE id < '%s'", table, ids[2]), "2"},
+			{fmt.Sprintf("WITH u AS (UPDATE %s SET n = 1 WHERE id = '%s' RETURNING id) SELECT id FROM u", table, ids[3]), ids[3]},
+			{fmt.Sprintf("WITH d AS (DELETE FROM %s WHERE id NOT IN ('%s', '%s', '%s', '%s') RETURNING id) SELECT id FROM d", table, ids[0], ids[1], ids[2], ids[3]), ids[4]},
+			{fmt.Sprintf("SELECT count(*) FROM %s", table), "4"},
+			{fmt.Sprintf("SELECT id FROM %s WHERE id = '\\x%s'", table, hex.EncodeToString(must(ksuid.Parse(ids[1])).Bytes())), ids[1]},
+		} {
+			got, err := psql(c.sql)
+			if err != nil || got != c.want {
+				t.Errorf("psql %s: %q (%v), want %q", c.sql, got, err, c.want)
+			}
 		}
-	}
-	if n := extCount(t, ctx, table); n != 4 {
-		t.Errorf("%d rows left, want 4", n)
-	}
+		for _, bad := range []string{ids[0][:26], ids[0] + "0", "aWgEPTl1tmebfsQzFP4bxwgy80W", ids[0][:26] + "-"} {
+			got, err := psql(fmt.Sprintf("DELETE FROM %s WHERE id <> '%s'", table, bad))
+			if err == nil || !strings.Contains(got, `invalid input syntax for type ksuid: "`+bad+`"`) {
+				t.Errorf("psql with %q: %q (%v), want the input error naming it", bad, got, err)
+			}
+		}
+		if n := extCount(t, ctx, ext, table); n != 4 {
+			t.Errorf("%d rows left, want 4", n)
+		}
+	})
 }
 
 // TestExtensionPlans: the planner serves the lookups a user writes from
 // the primary key's index, and joins, DISTINCT, GROUP BY and hash
 // partitions work on the types as on uuid.
 func TestExtensionPlans(t *testing.T) {
-	needServers(t)
-	ctx := testContext(t)
-	conn, err := servers.pgExt.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Release()
-	big := extTable(t, ctx, "id ksuid PRIMARY KEY, n int")
-	small := extTable(t, ctx, "id ksuid PRIMARY KEY")
-	base := time.Now().Add(-100 * 24 * time.Hour)
-	const n = 100_000
-	rows := make([][]any, n)
-	ids := make([]ksuid.KSUID, n)
-	for i := range rows {
-		ids[i] = must(ksuid.NewAt(base.Add(time.Duration(i) * time.Minute)))
-		rows[i] = []any{ids[i], i}
-	}
-	if _, err := conn.CopyFrom(ctx, pgx.Identifier{strings.Trim(big, `"`)}, []string{"id", "n"}, pgx.CopyFromRows(rows)); err != nil {
-		t.Fatal(err)
-	}
-	for _, sql := range []string{"INSERT INTO " + small + " SELECT id FROM " + big + " WHERE n % 1000 = 0", "ANALYZE " + big, "ANALYZE " + small} {
-		if _, err := conn.Exec(ctx, sql); err != nil {
-			t.Fatal(err)
-		}
-	}
-	explain := func(settings, sql string, args ...any) string {
-		tx, err := conn.Begin(ctx)
+	forEachExtServer(t, func(t *testing.T, ext *extServer) {
+		ctx := testContext(t)
+		conn, err := ext.pool.Acquire(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer tx.Rollback(ctx)
-		if settings != "" {
-			if _, err := tx.Exec(ctx, settings); err != nil {
+		defer conn.Release()
+		big := extTable(t, ctx, ext, "id ksuid PRIMARY KEY, n int")
+		small := extTable(t, ctx, ext, "id ksuid PRIMARY KEY")
+		base := time.Now().Add(-100 * 24 * time.Hour)
+		const n = 100_000
+		rows := make([][]any, n)
+		ids := make([]ksuid.KSUID, n)
+		for i := range rows {
+			ids[i] = must(ksuid.NewAt(base.Add(time.Duration(i) * time.Minute)))
+			rows[i] = []any{ids[i], i}
+		}
+		if _, err := conn.CopyFrom(ctx, pgx.Identifier{strings.Trim(big, `"`)}, []string{"id", "n"}, pgx.CopyFromRows(rows)); err != nil {
+			t.Fatal(err)
+		}
+		for _, sql := range []string{"INSERT INTO " + small + " SELECT id FROM " + big + " WHERE n % 1000 = 0", "ANALYZE " + big, "ANALYZE " + small} {
+			if _, err := conn.Exec(ctx, sql); err != nil {
 				t.Fatal(err)
 			}
 		}
-		plan, err := pgx.CollectRows(must(tx.Query(ctx, "EXPLAIN "+sql, args...)), pgx.RowTo[string])
-		if err != nil {
-			t.Fatalf("EXPLAIN %s: %v", sql, err)
+		explain := func(settings, sql string, args ...any) string {
+			tx, err := conn.Begin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback(ctx)
+			if settings != "" {
+				if _, err := tx.Exec(ctx, settings); err != nil {
+					t.Fatal(err)
+				}
+			}
+			plan, err := pgx.CollectRows(must(tx.Query(ctx, "EXPLAIN "+sql, args...)), pgx.RowTo[string])
+			if err != nil {
+				t.Fatalf("EXPLAIN %s: %v", sql, err)
+			}
+			return strings.Join(plan, "\n")
 		}
-		return strings.Join(plan, "\n")
-	}
-	mid := ids[n/2]
-	for _, c := range []struct {
-		name, settings, sql string
-		args                []any
-		want                string
-	}{
-		{"=", "", "SELECT n FROM " + big + " WHERE id = $1", []any{mid}, "Index Scan using"},
-		{"= text literal", "", "SELECT n FROM " + big + " WHERE id = '" + mid.String() + "'", nil, "Index Scan using"},
-		{"= ANY", "", "SELECT n FROM " + big + " WHERE id = ANY($1)", []any{[]ksuid.KSUID{ids[3], mid}}, "Index Scan using"},
-		{"next page", "", "SELECT n FROM " + big + " WHERE id > $1 ORDER BY id LIMIT 20", []any{mid}, "Index Scan using"},
-		{"previous page", "", "SELECT n FROM " + big + " WHERE id < $1 ORDER BY id DESC LIMIT 20", []any{mid}, "Index Scan Backward using"},
-		{"window", "", "SELECT n FROM " + big + " WHERE id BETWEEN ksuid_min_at($1) AND ksuid_max_at($2)",
-			[]any{base.Add(time.Hour), base.Add(2 * time.Hour)}, "Index Scan using"},
-		{"half-open window", "", "SELECT n FROM " + big + " WHERE id >= ksuid_min_at($1) AND id < ksuid_min_at($2)",
-			[]any{base.Add(time.Hour), base.Add(2 * time.Hour)}, "Index Scan using"},
-		{"join by index", "", "SELECT b.n FROM " + small + " s JOIN " + big + " b ON b.id = s.id", nil, "Index Scan using"},
-		{"merge join", "SET LOCAL enable_hashjoin = off; SET LOCAL enable_nestloop = off",
-			"SELECT b.n FROM " + small + " s JOIN " + big + " b ON b.id = s.id", nil, "Merge Join"},
-		{"hash join", "SET LOCAL enable_mergejoin = off; SET LOCAL enable_nestloop = off",
-			"SELECT b.n FROM " + small + " s JOIN " + big + " b ON b.id = s.id", nil, "Hash Join"},
-		{"hash aggregate", "SET LOCAL enable_sort = off; SET LOCAL enable_indexscan = off; SET LOCAL enable_indexonlyscan = off", "SELECT id, count(*) FROM " + big + " GROUP BY id", nil, "HashAggregate"},
-	} {
-		if plan := explain(c.settings, c.sql, c.args...); !strings.Contains(plan, c.want) {
-			t.Errorf("%s: plan without %q:\n%s", c.name, c.want, plan)
+		mid := ids[n/2]
+		for _, c := range []struct {
+			name, settings, sql string
+			args                []any
+			want                string
+		}{
+			{"=", "", "SELECT n FROM " + big + " WHERE id = $1", []any{mid}, "Index Scan using"},
+			{"= text literal", "", "SELECT n FROM " + big + " WHERE id = '" + mid.String() + "'", nil, "Index Scan using"},
+			{"= ANY", "", "SELECT n FROM " + big + " WHERE id = ANY($1)", []any{[]ksuid.KSUID{ids[3], mid}}, "Index Scan using"},
+			{"next page", "", "SELECT n FROM " + big + " WHERE id > $1 ORDER BY id LIMIT 20", []any{mid}, "Index Scan using"},
+			{"previous page", "", "SELECT n FROM " + big + " WHERE id < $1 ORDER BY id DESC LIMIT 20", []any{mid}, "Index Scan Backward using"},
+			{"window", "", "SELECT n FROM " + big + " WHERE id BETWEEN ksuid_min_at($1) AND ksuid_max_at($2)",
+				[]any{base.Add(time.Hour), base.Add(2 * time.Hour)}, "Index Scan using"},
+			{"half-open window", "", "SELECT n FROM " + big + " WHERE id >= ksuid_min_at($1) AND id < ksuid_min_at($2)",
+				[]any{base.Add(time.Hour), base.Add(2 * time.Hour)}, "Index Scan using"},
+			{"join by index", "", "SELECT b.n FROM " + small + " s JOIN " + big + " b ON b.id = s.id", nil, "Index Scan using"},
+			{"merge join", "SET LOCAL enable_hashjoin = off; SET LOCAL enable_nestloop = off",
+				"SELECT b.n FROM " + small + " s JOIN " + big + " b ON b.id = s.id", nil, "Merge Join"},
+			{"hash join", "SET LOCAL enable_mergejoin = off; SET LOCAL enable_nestloop = off",
+				"SELECT b.n FROM " + small + " s JOIN " + big + " b ON b.id = s.id", nil, "Hash Join"},
+			{"hash aggregate", "SET LOCAL enable_sort = off; SET LOCAL enable_indexscan = off; SET LOCAL enable_indexonlyscan = off", "SELECT id, count(*) FROM " + big + " GROUP BY id", nil, "HashAggregate"},
+		} {
+			if plan := explain(c.settings, c.sql, c.args...); !strings.Contains(plan, c.want) {
+				t.Errorf("%s: plan without %q:\n%s", c.name, c.want, plan)
+			}
 		}
-	}
-	// The queries answer as well as plan: a join, DISTINCT, GROUP BY,
-	// and a table partitioned by hash on a ksuid.
-	var joined, distinct, groups int
-	if err := conn.QueryRow(ctx, "SELECT (SELECT count(*) FROM "+small+" s JOIN "+big+" b ON b.id = s.id), "+
-		"(SELECT count(DISTINCT id) FROM "+big+"), (SELECT count(*) FROM (SELECT id FROM "+big+" GROUP BY id) g)").Scan(&joined, &distinct, &groups); err != nil {
-		t.Fatal(err)
-	}
-	if joined != n/1000 || distinct != n || groups != n {
-		t.Errorf("join %d, distinct %d, groups %d; want %d, %d, %d", joined, distinct, groups, n/1000, n, n)
-	}
-	hashed := extTable(t, ctx, "id ksuid PRIMARY KEY) PARTITION BY HASH (id")
-	for r := range 4 {
-		if _, err := conn.Exec(ctx, fmt.Sprintf("CREATE TABLE %s_%d PARTITION OF %s FOR VALUES WITH (MODULUS 4, REMAINDER %d)",
-			strings.Trim(hashed, `"`), r, hashed, r)); err != nil {
+		// The queries answer as well as plan: a join, DISTINCT, GROUP BY,
+		// and a table partitioned by hash on a ksuid.
+		var joined, distinct, groups int
+		if err := conn.QueryRow(ctx, "SELECT (SELECT count(*) FROM "+small+" s JOIN "+big+" b ON b.id = s.id), "+
+			"(SELECT count(DISTINCT id) FROM "+big+"), (SELECT count(*) FROM (SELECT id FROM "+big+" GROUP BY id) g)").Scan(&joined, &distinct, &groups); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if _, err := conn.Exec(ctx, "INSERT INTO "+hashed+" SELECT id FROM "+big); err != nil {
-		t.Fatal(err)
-	}
-	var found, parts int
-	if err := conn.QueryRow(ctx, "SELECT count(*), count(DISTINCT tableoid) FROM "+hashed+" WHERE id = ANY($1)",
-		ids[:1000]).Scan(&found, &parts); err != nil {
-		t.Fatal(err)
-	}
-	if found != 1000 || parts != 4 {
-		t.Errorf("hash partitions: found %d of 1000 in %d partitions, want all in 4", found, parts)
-	}
+		if joined != n/1000 || distinct != n || groups != n {
+			t.Errorf("join %d, distinct %d, groups %d; want %d, %d, %d", joined, distinct, groups, n/1000, n, n)
+		}
+		hashed := extTable(t, ctx, ext, "id ksuid PRIMARY KEY) PARTITION BY HASH (id")
+		for r := range 4 {
+			if _, err := conn.Exec(ctx, fmt.Sprintf("CREATE TABLE %s_%d PARTITION OF %s FOR VALUES WITH (MODULUS 4, REMAINDER %d)",
+				strings.Trim(hashed, `"`), r, hashed, r)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := conn.Exec(ctx, "INSERT INTO "+hashed+" SELECT id FROM "+big); err != nil {
+			t.Fatal(err)
+		}
+		var found, parts int
+		if err := conn.QueryRow(ctx, "SELECT count(*), count(DISTINCT tableoid) FROM "+hashed+" WHERE id = ANY($1)",
+			ids[:1000]).Scan(&found, &parts); err != nil {
+			t.Fatal(err)
+		}
+		if found != 1000 || parts != 4 {
+			t.Errorf("hash partitions: found %d of 1000 in %d partitions, want all in 4", found, parts)
+		}
+	})
 }
 
 // extConn is one connection to the extension's database with helper
 // functions in pg_temp that report an input error as NULL (any other
 // error still fails the statement).
-func extConn(t *testing.T, ctx context.Context) *pgxpool.Conn {
+func extConn(t *testing.T, ctx context.Context, ext *extServer) *pgxpool.Conn {
 	t.Helper()
-	conn, err := servers.pgExt.Acquire(ctx)
+	conn, err := ext.pool.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,203 +367,202 @@ func randomText(r *rand.Rand, valid func() string) string {
 // must accept and refuse alike; ObjectIDs' text and time; and the UUIDv7
 // functions.
 func TestExtensionMatchesGo(t *testing.T) {
-	needServers(t)
-	ctx := testContext(t)
-	conn := extConn(t, ctx)
-	r := rand.New(rand.NewPCG(1, 2))
-	const n = 100_000
+	forEachExtServer(t, func(t *testing.T, ext *extServer) {
+		ctx := testContext(t)
+		conn := extConn(t, ctx, ext)
+		r := rand.New(rand.NewPCG(1, 2))
+		const n = 100_000
 
-	// KSUIDs of random bytes, the extremes among them.
-	raw := make([][]byte, n)
-	for i := range raw {
-		b := make([]byte, ksuid.Size)
-		for j := range b {
-			b[j] = byte(r.Uint32())
-		}
-		raw[i] = b
-	}
-	raw[0], raw[1] = make([]byte, ksuid.Size), bytes.Repeat([]byte{0xFF}, ksuid.Size)
-	texts := mapAll(toAnyBytes(raw), func(v any) string { return ksuid.KSUID(v.([]byte)).String() })
-	type row struct {
-		text, fromText, in []byte
-		out                string
-		sec                int64
-	}
-	rows, err := conn.Query(ctx, `SELECT k::text, ksuid_from_text(t)::bytea, t::ksuid::bytea, extract(epoch FROM ksuid_time(k))::bigint
-		FROM unnest($1::bytea[], $2::text[]) WITH ORDINALITY AS u(b, t, i), LATERAL (SELECT b::ksuid AS k) x ORDER BY i`, raw, texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (g row, err error) {
-		err = r.Scan(&g.out, &g.fromText, &g.in, &g.sec)
-		return g, err
-	})
-	if err != nil || len(got) != n {
-		t.Fatalf("%d rows, %v", len(got), err)
-	}
-	mismatches := 0
-	for i, g := range got {
-		id := ksuid.KSUID(raw[i])
-		if g.out != texts[i] || !bytes.Equal(g.fromText, raw[i]) || !bytes.Equal(g.in, raw[i]) || g.sec != id.Time().Unix() {
-			if mismatches++; mismatches < 10 {
-				t.Errorf("%x: C says %s, %x, %x, %d; Go %s, %d", raw[i], g.out, g.fromText, g.in, g.sec, texts[i], id.Time().Unix())
+		// KSUIDs of random bytes, the extremes among them.
+		raw := make([][]byte, n)
+		for i := range raw {
+			b := make([]byte, ksuid.Size)
+			for j := range b {
+				b[j] = byte(r.Uint32())
 			}
+			raw[i] = b
 		}
-	}
-
-	// ObjectIDs: the first 12 bytes of each, out and in as text, and
-	// their time.
-	oids := mapAll(toAnyBytes(raw), func(v any) []byte { return v.([]byte)[:objectid.Size] })
-	oidRows, err := conn.Query(ctx, `SELECT o::text, objectid_from_text(o::text)::bytea, extract(epoch FROM objectid_time(o))::bigint
-		FROM unnest($1::bytea[]) WITH ORDINALITY AS u(b, i), LATERAL (SELECT b::objectid AS o) x ORDER BY i`, oids)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oidGot, err := pgx.CollectRows(oidRows, func(r pgx.CollectableRow) (g row, err error) {
-		err = r.Scan(&g.out, &g.fromText, &g.sec)
-		return g, err
-	})
-	if err != nil || len(oidGot) != n {
-		t.Fatalf("%d rows, %v", len(oidGot), err)
-	}
-	for i, g := range oidGot {
-		id := objectid.ObjectID(oids[i])
-		if g.out != id.String() || !bytes.Equal(g.fromText, oids[i]) || g.sec != id.Time().Unix() {
-			if mismatches++; mismatches < 10 {
-				t.Errorf("%x: C says %s, %x, %d; Go %s, %d", oids[i], g.out, g.fromText, g.sec, id, id.Time().Unix())
-			}
+		raw[0], raw[1] = make([]byte, ksuid.Size), bytes.Repeat([]byte{0xFF}, ksuid.Size)
+		texts := mapAll(toAnyBytes(raw), func(v any) string { return ksuid.KSUID(v.([]byte)).String() })
+		type row struct {
+			text, fromText, in []byte
+			out                string
+			sec                int64
 		}
-	}
-
-	// Binary in (COPY, ksuid_recv) and out (ksuid_send), through the
-	// extension's codec in sqltype.
-	table := extTable(t, ctx, "i int PRIMARY KEY, id ksuid NOT NULL")
-	copyRows := make([][]any, n)
-	for i := range copyRows {
-		copyRows[i] = []any{i, ksuid.KSUID(raw[i])}
-	}
-	if _, err := conn.CopyFrom(ctx, pgx.Identifier{strings.Trim(table, `"`)}, []string{"i", "id"}, pgx.CopyFromRows(copyRows)); err != nil {
-		t.Fatal(err)
-	}
-	back, err := pgx.CollectRows(must(conn.Query(ctx, "SELECT id FROM "+table+" ORDER BY i")), pgx.RowTo[ksuid.KSUID])
-	if err != nil || len(back) != n {
-		t.Fatalf("%d rows, %v", len(back), err)
-	}
-	for i := range back {
-		if !bytes.Equal(back[i][:], raw[i]) {
-			if mismatches++; mismatches < 10 {
-				t.Errorf("binary round trip of %x: %x", raw[i], back[i][:])
-			}
+		rows, err := conn.Query(ctx, `SELECT k::text, ksuid_from_text(t)::bytea, t::ksuid::bytea, extract(epoch FROM ksuid_time(k))::bigint
+			FROM unnest($1::bytea[], $2::text[]) WITH ORDINALITY AS u(b, t, i), LATERAL (SELECT b::ksuid AS k) x ORDER BY i`, raw, texts)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-
-	// The bounds of a second, at random times across the KSUID range,
-	// to the microsecond (PostgreSQL's resolution).
-	times := make([]time.Time, n)
-	for i := range times {
-		times[i] = time.Unix(1400000000+r.Int64N(1<<32-1), r.Int64N(1e6)*1000).UTC()
-	}
-	bounds, err := pgx.CollectRows(must(conn.Query(ctx, `SELECT ksuid_min_at(t)::bytea, ksuid_max_at(t)::bytea,
-			objectid_min_at(t - interval '1400000000 s')::bytea, objectid_max_at(t - interval '1400000000 s')::bytea
-		FROM unnest($1::timestamptz[]) WITH ORDINALITY AS u(t, i) ORDER BY i`, times)),
-		func(r pgx.CollectableRow) ([4][]byte, error) {
-			var b [4][]byte
-			err := r.Scan(&b[0], &b[1], &b[2], &b[3])
-			return b, err
+		got, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (g row, err error) {
+			err = r.Scan(&g.out, &g.fromText, &g.in, &g.sec)
+			return g, err
 		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, b := range bounds {
-		o := times[i].Add(-1400000000 * time.Second)
-		want := [4][]byte{must(ksuid.MinAt(times[i])).Bytes(), must(ksuid.MaxAt(times[i])).Bytes(),
-			must(objectid.MinAt(o)).Bytes(), must(objectid.MaxAt(o)).Bytes()}
-		for j := range b {
-			if !bytes.Equal(b[j], want[j]) {
+		if err != nil || len(got) != n {
+			t.Fatalf("%d rows, %v", len(got), err)
+		}
+		mismatches := 0
+		for i, g := range got {
+			id := ksuid.KSUID(raw[i])
+			if g.out != texts[i] || !bytes.Equal(g.fromText, raw[i]) || !bytes.Equal(g.in, raw[i]) || g.sec != id.Time().Unix() {
 				if mismatches++; mismatches < 10 {
-					t.Errorf("bounds of %s (%d): C %x, Go %x", times[i], j, b[j], want[j])
+					t.Errorf("%x: C says %s, %x, %x, %d; Go %s, %d", raw[i], g.out, g.fromText, g.in, g.sec, texts[i], id.Time().Unix())
 				}
 			}
 		}
-	}
 
-	// Near misses: the same answer from both parsers in C and Go.
-	for _, c := range []struct {
-		name   string
-		valid  func() string
-		goText func(string) ([]byte, error) // what the strict parser (from_text) takes
-		goIn   func(string) ([]byte, error) // what the input function takes
-	}{
-		{"ksuid", func() string { return texts[r.IntN(n)] },
-			func(s string) ([]byte, error) { id, err := ksuid.Parse(s); return id[:], err },
-			func(s string) ([]byte, error) { return parseOrHex(s, ksuid.Size, ksuid.Parse) }},
-		{"objectid", func() string { return hex.EncodeToString(raw[r.IntN(n)][:objectid.Size]) },
-			func(s string) ([]byte, error) { id, err := objectid.Parse(s); return id[:], err },
-			func(s string) ([]byte, error) { return parseOrHex(s, objectid.Size, objectid.Parse) }},
-	} {
-		inputs := make([]string, n)
-		for i := range inputs {
-			inputs[i] = randomText(r, c.valid)
+		// ObjectIDs: the first 12 bytes of each, out and in as text, and
+		// their time.
+		oids := mapAll(toAnyBytes(raw), func(v any) []byte { return v.([]byte)[:objectid.Size] })
+		oidRows, err := conn.Query(ctx, `SELECT o::text, objectid_from_text(o::text)::bytea, extract(epoch FROM objectid_time(o))::bigint
+			FROM unnest($1::bytea[]) WITH ORDINALITY AS u(b, i), LATERAL (SELECT b::objectid AS o) x ORDER BY i`, oids)
+		if err != nil {
+			t.Fatal(err)
 		}
-		results, err := pgx.CollectRows(must(conn.Query(ctx, fmt.Sprintf(`SELECT pg_temp.try_%[1]s_from_text(s), pg_temp.try_%[1]s_in(s)
-			FROM unnest($1::text[]) WITH ORDINALITY AS u(s, i) ORDER BY i`, c.name), inputs)),
-			func(r pgx.CollectableRow) ([2][]byte, error) {
-				var b [2][]byte
-				err := r.Scan(&b[0], &b[1])
+		oidGot, err := pgx.CollectRows(oidRows, func(r pgx.CollectableRow) (g row, err error) {
+			err = r.Scan(&g.out, &g.fromText, &g.sec)
+			return g, err
+		})
+		if err != nil || len(oidGot) != n {
+			t.Fatalf("%d rows, %v", len(oidGot), err)
+		}
+		for i, g := range oidGot {
+			id := objectid.ObjectID(oids[i])
+			if g.out != id.String() || !bytes.Equal(g.fromText, oids[i]) || g.sec != id.Time().Unix() {
+				if mismatches++; mismatches < 10 {
+					t.Errorf("%x: C says %s, %x, %d; Go %s, %d", oids[i], g.out, g.fromText, g.sec, id, id.Time().Unix())
+				}
+			}
+		}
+
+		// Binary in (COPY, ksuid_recv) and out (ksuid_send), through the
+		// extension's codec in sqltype.
+		table := extTable(t, ctx, ext, "i int PRIMARY KEY, id ksuid NOT NULL")
+		copyRows := make([][]any, n)
+		for i := range copyRows {
+			copyRows[i] = []any{i, ksuid.KSUID(raw[i])}
+		}
+		if _, err := conn.CopyFrom(ctx, pgx.Identifier{strings.Trim(table, `"`)}, []string{"i", "id"}, pgx.CopyFromRows(copyRows)); err != nil {
+			t.Fatal(err)
+		}
+		back, err := pgx.CollectRows(must(conn.Query(ctx, "SELECT id FROM "+table+" ORDER BY i")), pgx.RowTo[ksuid.KSUID])
+		if err != nil || len(back) != n {
+			t.Fatalf("%d rows, %v", len(back), err)
+		}
+		for i := range back {
+			if !bytes.Equal(back[i][:], raw[i]) {
+				if mismatches++; mismatches < 10 {
+					t.Errorf("binary round trip of %x: %x", raw[i], back[i][:])
+				}
+			}
+		}
+
+		// The bounds of a second, at random times across the KSUID range,
+		// to the microsecond (PostgreSQL's resolution).
+		times := make([]time.Time, n)
+		for i := range times {
+			times[i] = time.Unix(1400000000+r.Int64N(1<<32-1), r.Int64N(1e6)*1000).UTC()
+		}
+		bounds, err := pgx.CollectRows(must(conn.Query(ctx, `SELECT ksuid_min_at(t)::bytea, ksuid_max_at(t)::bytea,
+				objectid_min_at(t - interval '1400000000 s')::bytea, objectid_max_at(t - interval '1400000000 s')::bytea
+			FROM unnest($1::timestamptz[]) WITH ORDINALITY AS u(t, i) ORDER BY i`, times)),
+			func(r pgx.CollectableRow) ([4][]byte, error) {
+				var b [4][]byte
+				err := r.Scan(&b[0], &b[1], &b[2], &b[3])
 				return b, err
 			})
 		if err != nil {
 			t.Fatal(err)
 		}
-		accepted := 0
-		for i, res := range results {
-			for j, goParse := range []func(string) ([]byte, error){c.goText, c.goIn} {
-				want, err := goParse(inputs[i])
-				if err != nil {
-					want = nil
-				} else {
-					accepted++
-				}
-				if !bytes.Equal(res[j], want) || (res[j] == nil) != (want == nil) {
+		for i, b := range bounds {
+			o := times[i].Add(-1400000000 * time.Second)
+			want := [4][]byte{must(ksuid.MinAt(times[i])).Bytes(), must(ksuid.MaxAt(times[i])).Bytes(),
+				must(objectid.MinAt(o)).Bytes(), must(objectid.MaxAt(o)).Bytes()}
+			for j := range b {
+				if !bytes.Equal(b[j], want[j]) {
 					if mismatches++; mismatches < 10 {
-						t.Errorf("%s parser %d of %q: C %x, Go %x (%v)", c.name, j, inputs[i], res[j], want, err)
+						t.Errorf("bounds of %s (%d): C %x, Go %x", times[i], j, b[j], want[j])
 					}
 				}
 			}
 		}
-		t.Logf("%s: %d near-miss strings, %d of %d parses accepted", c.name, n, accepted, 2*n)
-		if accepted < n/20 || accepted > n {
-			t.Errorf("%s: %d of %d parses accepted: the inputs do not test both answers", c.name, accepted, 2*n)
-		}
-	}
 
-	// UUIDv7: the time of an ID and the bounds of a millisecond.
-	uuids := make([]uuidv7.UUID, n)
-	for i := range uuids {
-		uuids[i] = must(uuidv7.NewAt(times[i].Add(-1400000000 * time.Second)))
-	}
-	uv, err := pgx.CollectRows(must(conn.Query(ctx, `SELECT uuidv7_time(u), uuidv7_min_at(t), uuidv7_max_at(t)
-		FROM unnest($1::uuid[], $2::timestamptz[]) WITH ORDINALITY AS x(u, t, i) ORDER BY i`, uuids, times)),
-		func(r pgx.CollectableRow) (v struct {
-			at       time.Time
-			min, max uuidv7.UUID
-		}, err error) {
-			err = r.Scan(&v.at, &v.min, &v.max)
-			return v, err
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range uv {
-		if !v.at.Equal(uuids[i].Time()) || v.min != must(uuidv7.MinAt(times[i])) || v.max != must(uuidv7.MaxAt(times[i])) {
-			if mismatches++; mismatches < 10 {
-				t.Errorf("uuidv7 of %s / %s: C %s %s %s", uuids[i], times[i], v.at, v.min, v.max)
+		// Near misses: the same answer from both parsers in C (the input
+		// function and the cast from text, which take the same) and Go.
+		for _, c := range []struct {
+			name  string
+			valid func() string
+			goIn  func(string) ([]byte, error) // what both take: the text, or \x and hex
+		}{
+			{"ksuid", func() string { return texts[r.IntN(n)] },
+				func(s string) ([]byte, error) { return parseOrHex(s, ksuid.Size, ksuid.Parse) }},
+			{"objectid", func() string { return hex.EncodeToString(raw[r.IntN(n)][:objectid.Size]) },
+				func(s string) ([]byte, error) { return parseOrHex(s, objectid.Size, objectid.Parse) }},
+		} {
+			inputs := make([]string, n)
+			for i := range inputs {
+				inputs[i] = randomText(r, c.valid)
+			}
+			results, err := pgx.CollectRows(must(conn.Query(ctx, fmt.Sprintf(`SELECT pg_temp.try_%[1]s_from_text(s), pg_temp.try_%[1]s_in(s)
+				FROM unnest($1::text[]) WITH ORDINALITY AS u(s, i) ORDER BY i`, c.name), inputs)),
+				func(r pgx.CollectableRow) ([2][]byte, error) {
+					var b [2][]byte
+					err := r.Scan(&b[0], &b[1])
+					return b, err
+				})
+			if err != nil {
+				t.Fatal(err)
+			}
+			accepted := 0
+			for i, res := range results {
+				for j := range res {
+					want, err := c.goIn(inputs[i])
+					if err != nil {
+						want = nil
+					} else {
+						accepted++
+					}
+					if !bytes.Equal(res[j], want) || (res[j] == nil) != (want == nil) {
+						if mismatches++; mismatches < 10 {
+							t.Errorf("%s parser %d of %q: C %x, Go %x (%v)", c.name, j, inputs[i], res[j], want, err)
+						}
+					}
+				}
+			}
+			t.Logf("%s: %d near-miss strings, %d of %d parses accepted", c.name, n, accepted, 2*n)
+			if accepted < n/20 || accepted > n {
+				t.Errorf("%s: %d of %d parses accepted: the inputs do not test both answers", c.name, accepted, 2*n)
 			}
 		}
-	}
-	if mismatches > 0 {
-		t.Errorf("%d mismatches between C and Go", mismatches)
-	}
+
+		// UUIDv7: the time of an ID and the bounds of a millisecond.
+		uuids := make([]uuidv7.UUID, n)
+		for i := range uuids {
+			uuids[i] = must(uuidv7.NewAt(times[i].Add(-1400000000 * time.Second)))
+		}
+		uv, err := pgx.CollectRows(must(conn.Query(ctx, `SELECT uuidv7_time(u), uuidv7_min_at(t), uuidv7_max_at(t)
+			FROM unnest($1::uuid[], $2::timestamptz[]) WITH ORDINALITY AS x(u, t, i) ORDER BY i`, uuids, times)),
+			func(r pgx.CollectableRow) (v struct {
+				at       time.Time
+				min, max uuidv7.UUID
+			}, err error) {
+				err = r.Scan(&v.at, &v.min, &v.max)
+				return v, err
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range uv {
+			if !v.at.Equal(uuids[i].Time()) || v.min != must(uuidv7.MinAt(times[i])) || v.max != must(uuidv7.MaxAt(times[i])) {
+				if mismatches++; mismatches < 10 {
+					t.Errorf("uuidv7 of %s / %s: C %s %s %s", uuids[i], times[i], v.at, v.min, v.max)
+				}
+			}
+		}
+		if mismatches > 0 {
+			t.Errorf("%d mismatches between C and Go", mismatches)
+		}
+	})
 }
 
 func toAnyBytes(xs [][]byte) []any {
@@ -591,76 +596,77 @@ func parseOrHex[T interface{ Bytes() []byte }](s string, size int, parse func(st
 // ksuid.New one after the other sort in that order. uuidv7_generate() is
 // strictly increasing within a session too.
 func TestExtensionGenerate(t *testing.T) {
-	needServers(t)
-	ctx := testContext(t)
-	const sessions, each = 8, 100_000
-	results := make([][][]byte, sessions)
-	errs := make([]error, sessions)
-	before := time.Now().Add(-time.Second)
-	var wg sync.WaitGroup
-	for s := range sessions {
-		wg.Go(func() {
-			conn, err := pgx.ConnectConfig(ctx, servers.pgExtConfig.ConnConfig)
-			if err != nil {
-				errs[s] = err
-				return
-			}
-			defer conn.Close(context.Background())
-			rows, err := conn.Query(ctx, "SELECT ksuid_generate()::bytea FROM generate_series(1, $1) ORDER BY generate_series", each)
-			if err != nil {
-				errs[s] = err
-				return
-			}
-			results[s], errs[s] = pgx.CollectRows(rows, pgx.RowTo[[]byte])
-		})
-	}
-	wg.Wait()
-	after := time.Now().Add(time.Second)
-	seen := make(map[[ksuid.Size]byte]bool, sessions*each)
-	for s, ids := range results {
-		if errs[s] != nil || len(ids) != each {
-			t.Fatalf("session %d: %d IDs, %v", s, len(ids), errs[s])
+	forEachExtServer(t, func(t *testing.T, ext *extServer) {
+		ctx := testContext(t)
+		const sessions, each = 8, 100_000
+		results := make([][][]byte, sessions)
+		errs := make([]error, sessions)
+		before := time.Now().Add(-time.Second)
+		var wg sync.WaitGroup
+		for s := range sessions {
+			wg.Go(func() {
+				conn, err := pgx.ConnectConfig(ctx, ext.config.ConnConfig)
+				if err != nil {
+					errs[s] = err
+					return
+				}
+				defer conn.Close(context.Background())
+				rows, err := conn.Query(ctx, "SELECT ksuid_generate()::bytea FROM generate_series(1, $1) ORDER BY generate_series", each)
+				if err != nil {
+					errs[s] = err
+					return
+				}
+				results[s], errs[s] = pgx.CollectRows(rows, pgx.RowTo[[]byte])
+			})
 		}
-		for i, b := range ids {
-			id := ksuid.KSUID(b)
-			if seen[id] {
-				t.Fatalf("session %d made %s again", s, id)
+		wg.Wait()
+		after := time.Now().Add(time.Second)
+		seen := make(map[[ksuid.Size]byte]bool, sessions*each)
+		for s, ids := range results {
+			if errs[s] != nil || len(ids) != each {
+				t.Fatalf("session %d: %d IDs, %v", s, len(ids), errs[s])
 			}
-			seen[id] = true
-			if i > 0 && bytes.Compare(ids[i-1], b) >= 0 {
-				t.Fatalf("session %d: ID %d %s is not after %s", s, i, id, ksuid.KSUID(ids[i-1]))
-			}
-			if at := id.Time(); at.Before(before.Truncate(time.Second)) || at.After(after) {
-				t.Fatalf("session %d: %s is dated %s, outside %s..%s", s, id, at, before, after)
+			for i, b := range ids {
+				id := ksuid.KSUID(b)
+				if seen[id] {
+					t.Fatalf("session %d made %s again", s, id)
+				}
+				seen[id] = true
+				if i > 0 && bytes.Compare(ids[i-1], b) >= 0 {
+					t.Fatalf("session %d: ID %d %s is not after %s", s, i, id, ksuid.KSUID(ids[i-1]))
+				}
+				if at := id.Time(); at.Before(before.Truncate(time.Second)) || at.After(after) {
+					t.Fatalf("session %d: %s is dated %s, outside %s..%s", s, id, at, before, after)
+				}
 			}
 		}
-	}
-	// Laid out as Go's ksuid.New: the fraction of the second follows
-	// the clock, so IDs made in SQL and in Go, one after the other,
-	// sort in the order they were made.
-	for range 100 {
-		var before, after ksuid.KSUID
-		if err := servers.pgExt.QueryRow(ctx, "SELECT ksuid_generate()").Scan(&before); err != nil {
+		// Laid out as Go's ksuid.New: the fraction of the second follows
+		// the clock, so IDs made in SQL and in Go, one after the other,
+		// sort in the order they were made.
+		for range 100 {
+			var before, after ksuid.KSUID
+			if err := ext.pool.QueryRow(ctx, "SELECT ksuid_generate()").Scan(&before); err != nil {
+				t.Fatal(err)
+			}
+			between := ksuid.New()
+			if err := ext.pool.QueryRow(ctx, "SELECT ksuid_generate()").Scan(&after); err != nil {
+				t.Fatal(err)
+			}
+			if before.Compare(between) >= 0 || between.Compare(after) >= 0 {
+				t.Fatalf("made in this order: %s (SQL), %s (Go), %s (SQL); they sort otherwise", before, between, after)
+			}
+		}
+		uuids, err := pgx.CollectRows(must(ext.pool.Query(ctx, "SELECT uuidv7_generate() FROM generate_series(1, 100000) ORDER BY generate_series")),
+			pgx.RowTo[uuidv7.UUID])
+		if err != nil {
 			t.Fatal(err)
 		}
-		between := ksuid.New()
-		if err := servers.pgExt.QueryRow(ctx, "SELECT ksuid_generate()").Scan(&after); err != nil {
-			t.Fatal(err)
+		for i := 1; i < len(uuids); i++ {
+			if uuids[i].Compare(uuids[i-1]) <= 0 || uuids[i].Version() != 7 {
+				t.Fatalf("uuidv7_generate: %s after %s", uuids[i], uuids[i-1])
+			}
 		}
-		if before.Compare(between) >= 0 || between.Compare(after) >= 0 {
-			t.Fatalf("made in this order: %s (SQL), %s (Go), %s (SQL); they sort otherwise", before, between, after)
-		}
-	}
-	uuids, err := pgx.CollectRows(must(servers.pgExt.Query(ctx, "SELECT uuidv7_generate() FROM generate_series(1, 100000) ORDER BY generate_series")),
-		pgx.RowTo[uuidv7.UUID])
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i < len(uuids); i++ {
-		if uuids[i].Compare(uuids[i-1]) <= 0 || uuids[i].Version() != 7 {
-			t.Fatalf("uuidv7_generate: %s after %s", uuids[i], uuids[i-1])
-		}
-	}
+	})
 }
 
 // TestExtensionHostileInput feeds random and adversarial text to the
@@ -669,101 +675,102 @@ func TestExtensionGenerate(t *testing.T) {
 // is an error of the right class, the message quotes at most a bounded
 // excerpt, and the server still answers on another connection.
 func TestExtensionHostileInput(t *testing.T) {
-	needServers(t)
-	ctx := testContext(t)
-	watcher, err := pgx.ConnectConfig(ctx, servers.pgExtConfig.ConnConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer watcher.Close(context.Background())
-	conn, err := pgx.ConnectConfig(ctx, servers.pgExtConfig.ConnConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	var ksuidOID, objectidOID, ksuidArrayOID uint32
-	if err := conn.QueryRow(ctx, "SELECT 'ksuid'::regtype::oid, 'objectid'::regtype::oid, '_ksuid'::regtype::oid").Scan(&ksuidOID, &objectidOID, &ksuidArrayOID); err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(3, 4))
-	code := func(err error) string {
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) {
-			return pgErr.Code
+	forEachExtServer(t, func(t *testing.T, ext *extServer) {
+		ctx := testContext(t)
+		watcher, err := pgx.ConnectConfig(ctx, ext.config.ConnConfig)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return ""
-	}
-	texts := []string{"", `\`, `\x`, `\x0`, `\xzz`, strings.Repeat("z", 1<<20), strings.Repeat("é", 1000), "\u00a0", "𝕂" + strings.Repeat("0", 26),
-		`\x` + strings.Repeat("0", 39), `\x` + strings.Repeat("0", 41), `\X` + strings.Repeat("0", 40), "%s%n%x", "'; DROP TABLE x; --"}
-	for range 2000 {
-		b := make([]rune, r.IntN(60))
-		for i := range b {
-			b[i] = rune(1 + r.IntN(0x2FFF))
+		defer watcher.Close(context.Background())
+		conn, err := pgx.ConnectConfig(ctx, ext.config.ConnConfig)
+		if err != nil {
+			t.Fatal(err)
 		}
-		texts = append(texts, string(b))
-	}
-	for _, typ := range []string{"ksuid", "objectid"} {
-		for _, s := range texts {
-			for _, expr := range []string{typ + "_in($1::cstring)", "$1::text::" + typ, typ + "_from_text($1)"} {
-				_, err := conn.Exec(ctx, "SELECT "+expr, s)
-				if err == nil {
-					t.Fatalf("%s of %q: no error", expr, s)
-				}
-				if code(err) != "22P02" || len(err.Error()) > 600 {
-					t.Fatalf("%s of %q: %v (SQLSTATE %s), want a bounded invalid_text_representation", expr, excerptOf(s), err, code(err))
-				}
+		defer conn.Close(context.Background())
+		var ksuidOID, objectidOID, ksuidArrayOID uint32
+		if err := conn.QueryRow(ctx, "SELECT 'ksuid'::regtype::oid, 'objectid'::regtype::oid, '_ksuid'::regtype::oid").Scan(&ksuidOID, &objectidOID, &ksuidArrayOID); err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(3, 4))
+		code := func(err error) string {
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) {
+				return pgErr.Code
 			}
+			return ""
 		}
-	}
-	// Binary parameters of every length from 0 to 64, random bytes.
-	for _, c := range []struct {
-		oid  uint32
-		size int
-	}{{ksuidOID, ksuid.Size}, {objectidOID, objectid.Size}} {
-		for length := 0; length <= 64; length++ {
-			for range 5 {
-				b := make([]byte, length)
-				for i := range b {
-					b[i] = byte(r.Uint32())
-				}
-				res := conn.PgConn().ExecParams(ctx, "SELECT $1::text", [][]byte{b}, []uint32{c.oid}, []int16{1}, nil).Read()
-				if length == c.size {
-					if res.Err != nil {
-						t.Fatalf("%d good bytes: %v", length, res.Err)
+		texts := []string{"", `\`, `\x`, `\x0`, `\xzz`, strings.Repeat("z", 1<<20), strings.Repeat("é", 1000), "\u00a0", "𝕂" + strings.Repeat("0", 26),
+			`\x` + strings.Repeat("0", 39), `\x` + strings.Repeat("0", 41), `\X` + strings.Repeat("0", 40), "%s%n%x", "'; DROP TABLE x; --"}
+		for range 2000 {
+			b := make([]rune, r.IntN(60))
+			for i := range b {
+				b[i] = rune(1 + r.IntN(0x2FFF))
+			}
+			texts = append(texts, string(b))
+		}
+		for _, typ := range []string{"ksuid", "objectid"} {
+			for _, s := range texts {
+				for _, expr := range []string{typ + "_in($1::cstring)", "$1::text::" + typ, typ + "_from_text($1)"} {
+					_, err := conn.Exec(ctx, "SELECT "+expr, s)
+					if err == nil {
+						t.Fatalf("%s of %q: no error", expr, s)
 					}
-				} else if code(res.Err) != "22P03" {
-					t.Fatalf("%d bytes for a %d-byte type: %v, want invalid_binary_representation", length, c.size, res.Err)
-				}
-				_, err := conn.Exec(ctx, fmt.Sprintf("SELECT %s::bytea::%s", "'\\x"+hex.EncodeToString(b)+"'", map[uint32]string{ksuidOID: "ksuid", objectidOID: "objectid"}[c.oid]))
-				if (length == c.size) != (err == nil) || (err != nil && code(err) != "22P03") {
-					t.Fatalf("cast of %d bytes: %v", length, err)
+					if code(err) != "22P02" || len(err.Error()) > 600 {
+						t.Fatalf("%s of %q: %v (SQLSTATE %s), want a bounded invalid_text_representation", expr, excerptOf(s), err, code(err))
+					}
 				}
 			}
 		}
-	}
-	// Arrays whose elements claim the wrong length, or more bytes than
-	// there are.
-	for _, claim := range []int32{0, 19, 21, -2, 1 << 30} {
-		var a []byte
-		a = binary.BigEndian.AppendUint32(a, 1) // dimensions
-		a = binary.BigEndian.AppendUint32(a, 0) // no NULLs
-		a = binary.BigEndian.AppendUint32(a, ksuidOID)
-		a = binary.BigEndian.AppendUint32(a, 1) // length
-		a = binary.BigEndian.AppendUint32(a, 1) // lower bound
-		a = binary.BigEndian.AppendUint32(a, uint32(claim))
-		a = append(a, make([]byte, 20)...)
-		res := conn.PgConn().ExecParams(ctx, "SELECT cardinality($1)", [][]byte{a}, []uint32{ksuidArrayOID}, []int16{1}, nil).Read()
-		if res.Err == nil {
-			t.Fatalf("an array element claiming %d bytes was read", claim)
+		// Binary parameters of every length from 0 to 64, random bytes.
+		for _, c := range []struct {
+			oid  uint32
+			size int
+		}{{ksuidOID, ksuid.Size}, {objectidOID, objectid.Size}} {
+			for length := 0; length <= 64; length++ {
+				for range 5 {
+					b := make([]byte, length)
+					for i := range b {
+						b[i] = byte(r.Uint32())
+					}
+					res := conn.PgConn().ExecParams(ctx, "SELECT $1::text", [][]byte{b}, []uint32{c.oid}, []int16{1}, nil).Read()
+					if length == c.size {
+						if res.Err != nil {
+							t.Fatalf("%d good bytes: %v", length, res.Err)
+						}
+					} else if code(res.Err) != "22P03" {
+						t.Fatalf("%d bytes for a %d-byte type: %v, want invalid_binary_representation", length, c.size, res.Err)
+					}
+					_, err := conn.Exec(ctx, fmt.Sprintf("SELECT %s::bytea::%s", "'\\x"+hex.EncodeToString(b)+"'", map[uint32]string{ksuidOID: "ksuid", objectidOID: "objectid"}[c.oid]))
+					if (length == c.size) != (err == nil) || (err != nil && code(err) != "22P03") {
+						t.Fatalf("cast of %d bytes: %v", length, err)
+					}
+				}
+			}
 		}
-	}
-	var one int
-	if err := watcher.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
-		t.Fatalf("the server no longer answers another connection: %v", err)
-	}
-	if err := conn.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
-		t.Fatalf("the connection that sent the input no longer answers: %v", err)
-	}
+		// Arrays whose elements claim the wrong length, or more bytes than
+		// there are.
+		for _, claim := range []int32{0, 19, 21, -2, 1 << 30} {
+			var a []byte
+			a = binary.BigEndian.AppendUint32(a, 1) // dimensions
+			a = binary.BigEndian.AppendUint32(a, 0) // no NULLs
+			a = binary.BigEndian.AppendUint32(a, ksuidOID)
+			a = binary.BigEndian.AppendUint32(a, 1) // length
+			a = binary.BigEndian.AppendUint32(a, 1) // lower bound
+			a = binary.BigEndian.AppendUint32(a, uint32(claim))
+			a = append(a, make([]byte, 20)...)
+			res := conn.PgConn().ExecParams(ctx, "SELECT cardinality($1)", [][]byte{a}, []uint32{ksuidArrayOID}, []int16{1}, nil).Read()
+			if res.Err == nil {
+				t.Fatalf("an array element claiming %d bytes was read", claim)
+			}
+		}
+		var one int
+		if err := watcher.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
+			t.Fatalf("the server no longer answers another connection: %v", err)
+		}
+		if err := conn.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
+			t.Fatalf("the connection that sent the input no longer answers: %v", err)
+		}
+	})
 }
 
 func excerptOf(s string) string {
@@ -1089,4 +1096,36 @@ func sortedKeys(m map[string]int) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// TestExtensionInstallcheck runs the extension's pg_regress suite (make
+// installcheck: extension/test/sql against test/expected) in each
+// server's container against that server, from the sources the image
+// built: every version passes all of its tests, soft input errors from 16
+// on and COPY ... ON_ERROR from 17 on among them.
+func TestExtensionInstallcheck(t *testing.T) {
+	forEachExtServer(t, func(t *testing.T, ext *extServer) {
+		if ext.c == nil {
+			t.Skip("the server was named by a URL, not started here: run make installcheck in extension/ against it")
+		}
+		ctx := testContext(t)
+		want := map[int]int{15: 3, 17: 5, 18: 5}[ext.major]
+		if want == 0 {
+			t.Fatalf("%s: no count of regression tests for PostgreSQL %d", ext.name, ext.major)
+		}
+		cmd := []string{"runuser", "-u", "postgres", "--", "env", "PGHOST=/var/run/postgresql", "PGUSER=" + ext.config.ConnConfig.User,
+			"make", "-s", "-C", "/usr/src/sortid-extension", "installcheck", "with_llvm=no"}
+		code, r, err := ext.c.Exec(ctx, cmd, tcexec.Multiplexed())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := io.ReadAll(r)
+		// pg_regress words its summary differently before 16.
+		if code != 0 || !strings.Contains(string(out), fmt.Sprintf("All %d tests passed.", want)) {
+			_, diffs, _ := ext.c.Exec(ctx, []string{"cat", "/usr/src/sortid-extension/test/regression.diffs"}, tcexec.Multiplexed())
+			d, _ := io.ReadAll(diffs)
+			t.Fatalf("make installcheck on %s: exit status %d, want all %d tests passed:\n%s\n%s", ext.name, code, want, out, d)
+		}
+		t.Logf("%s:\n%s", ext.name, out)
+	})
 }

@@ -206,7 +206,7 @@ func TestGORMDatabaseDefaultsMariaDB(t *testing.T) {
 		{"without RETURNING", false, "the plugin"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			db := openGORMWith(t, gormmysql.New(gormmysql.Config{Conn: mysqlDatabase(t), DisableWithReturning: !tc.returning}), pastGenerators()...)
+			db := openGORMWith(t, gormmysql.New(gormmysql.Config{Conn: mysqlDatabase(t, &servers.mariadbSrv), DisableWithReturning: !tc.returning}), pastGenerators()...)
 			if err := db.AutoMigrate(&gormMariaDBUUIDKey{}); err != nil {
 				t.Fatal(err)
 			}

@@ -312,58 +312,59 @@ func checkStringShapes(t *testing.T, ctx context.Context, admin *pgxpool.Pool, c
 // TestGORMStringsMySQL: the same shapes against MariaDB's BINARY(16) UUID
 // column, the one ID column there that holds bytes.
 func TestGORMStringsMySQL(t *testing.T) {
-	needServers(t)
-	db := openGORMMySQL(t)
-	type strAccount struct {
-		ID   uuidv7.UUID
-		Name string
-	}
-	if err := db.AutoMigrate(&strAccount{}); err != nil {
-		t.Fatal(err)
-	}
-	accounts := make([]strAccount, 5)
-	if err := db.Create(&accounts).Error; err != nil {
-		t.Fatal(err)
-	}
-	keep := []string{accounts[1].ID.String(), accounts[3].ID.String()}
-	for _, tc := range []struct {
-		name string
-		run  func(tx *gorm.DB) *gorm.DB
-		want int64
-	}{
-		{"Where NOT IN strings, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Where("id NOT IN ?", keep).Delete(&strAccount{}) }, 3},
-		{"Not(map), Delete", func(tx *gorm.DB) *gorm.DB { return tx.Not(map[string]any{"id": keep}).Delete(&strAccount{}) }, 3},
-		{"<>, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Where("id <> ?", keep[0]).Delete(&strAccount{}) }, 4},
-		{"? = id, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Where("? = id", keep[0]).Delete(&strAccount{}) }, 1},
-		{"Delete(&T{}, id IN ?)", func(tx *gorm.DB) *gorm.DB { return tx.Delete(&strAccount{}, "id IN ?", keep) }, 2},
-		{"Update by a string", func(tx *gorm.DB) *gorm.DB {
-			return tx.Model(&strAccount{}).Where("id = ?", keep[1]).Update("name", "x")
-		}, 1},
-		// SQL written whole: the table's columns come from the
-		// information schema.
-		{"Exec NOT IN strings", func(tx *gorm.DB) *gorm.DB { return tx.Exec("DELETE FROM str_accounts WHERE id NOT IN ?", keep) }, 3},
-		{"Exec UPDATE by a string", func(tx *gorm.DB) *gorm.DB {
-			return tx.Exec("UPDATE str_accounts a SET a.name = ? WHERE a.id = ?", "y", keep[0])
-		}, 1},
-	} {
-		err := db.Transaction(func(tx *gorm.DB) error {
-			res := tc.run(tx)
-			if res.Error != nil || res.RowsAffected != tc.want {
-				t.Errorf("%s: %d rows (%v), want %d", tc.name, res.RowsAffected, res.Error, tc.want)
-			}
-			return errRollback
-		})
-		if !errors.Is(err, errRollback) {
-			t.Errorf("%s: %v", tc.name, err)
+	forEachMySQL(t, func(t *testing.T, m *mysqlServer) {
+		db := openGORMMySQL(t, m)
+		type strAccount struct {
+			ID   uuidv7.UUID
+			Name string
 		}
-	}
-	if q := db.Where("id NOT IN ?", []string{keep[0], "nope"}).Delete(&strAccount{}); !errors.Is(q.Error, uuidv7.ErrInvalidLength) || q.RowsAffected != 0 {
-		t.Errorf("a string that is no UUID: %d rows (%v); want uuidv7.ErrInvalidLength", q.RowsAffected, q.Error)
-	}
-	var n int64
-	if db.Model(&strAccount{}).Count(&n); n != 5 {
-		t.Errorf("%d accounts left; want 5", n)
-	}
+		if err := db.AutoMigrate(&strAccount{}); err != nil {
+			t.Fatal(err)
+		}
+		accounts := make([]strAccount, 5)
+		if err := db.Create(&accounts).Error; err != nil {
+			t.Fatal(err)
+		}
+		keep := []string{accounts[1].ID.String(), accounts[3].ID.String()}
+		for _, tc := range []struct {
+			name string
+			run  func(tx *gorm.DB) *gorm.DB
+			want int64
+		}{
+			{"Where NOT IN strings, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Where("id NOT IN ?", keep).Delete(&strAccount{}) }, 3},
+			{"Not(map), Delete", func(tx *gorm.DB) *gorm.DB { return tx.Not(map[string]any{"id": keep}).Delete(&strAccount{}) }, 3},
+			{"<>, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Where("id <> ?", keep[0]).Delete(&strAccount{}) }, 4},
+			{"? = id, Delete", func(tx *gorm.DB) *gorm.DB { return tx.Where("? = id", keep[0]).Delete(&strAccount{}) }, 1},
+			{"Delete(&T{}, id IN ?)", func(tx *gorm.DB) *gorm.DB { return tx.Delete(&strAccount{}, "id IN ?", keep) }, 2},
+			{"Update by a string", func(tx *gorm.DB) *gorm.DB {
+				return tx.Model(&strAccount{}).Where("id = ?", keep[1]).Update("name", "x")
+			}, 1},
+			// SQL written whole: the table's columns come from the
+			// information schema.
+			{"Exec NOT IN strings", func(tx *gorm.DB) *gorm.DB { return tx.Exec("DELETE FROM str_accounts WHERE id NOT IN ?", keep) }, 3},
+			{"Exec UPDATE by a string", func(tx *gorm.DB) *gorm.DB {
+				return tx.Exec("UPDATE str_accounts a SET a.name = ? WHERE a.id = ?", "y", keep[0])
+			}, 1},
+		} {
+			err := db.Transaction(func(tx *gorm.DB) error {
+				res := tc.run(tx)
+				if res.Error != nil || res.RowsAffected != tc.want {
+					t.Errorf("%s: %d rows (%v), want %d", tc.name, res.RowsAffected, res.Error, tc.want)
+				}
+				return errRollback
+			})
+			if !errors.Is(err, errRollback) {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+		}
+		if q := db.Where("id NOT IN ?", []string{keep[0], "nope"}).Delete(&strAccount{}); !errors.Is(q.Error, uuidv7.ErrInvalidLength) || q.RowsAffected != 0 {
+			t.Errorf("a string that is no UUID: %d rows (%v); want uuidv7.ErrInvalidLength", q.RowsAffected, q.Error)
+		}
+		var n int64
+		if db.Model(&strAccount{}).Count(&n); n != 5 {
+			t.Errorf("%d accounts left; want 5", n)
+		}
+	})
 }
 
 // TestGORMStaleColumnTypeIsLoud: a column converted by another tool

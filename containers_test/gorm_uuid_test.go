@@ -124,11 +124,12 @@ func TestGORMUUIDKeysPostgres(t *testing.T) {
 }
 
 func TestGORMUUIDKeysMySQL(t *testing.T) {
-	needServers(t)
-	db := openGORMMySQL(t, simulatedUUIDTime())
-	checkGORMUUIDKeys(t, db, func(table, column string) string {
-		var typ string
-		db.Raw(`SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?`, table, column).Scan(&typ)
-		return typ
-	}, "binary(16)")
+	forEachMySQL(t, func(t *testing.T, m *mysqlServer) {
+		db := openGORMMySQL(t, m, simulatedUUIDTime())
+		checkGORMUUIDKeys(t, db, func(table, column string) string {
+			var typ string
+			db.Raw(`SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?`, table, column).Scan(&typ)
+			return typ
+		}, "binary(16)")
+	})
 }

@@ -36,11 +36,13 @@ import (
 	"github.com/sortid/sortid/sqltype"
 )
 
+// The images when no SORTID_TEST_*_IMAGE names one. The PostgreSQL ones
+// are scripts/testenv.sh's (Debian's servers with the sortid extension
+// built in: the official images lack it), so they have no default here.
 const (
-	defaultPostgresImage   = "postgres:18"
-	defaultPostgres15Image = "postgres:15"
-	defaultMySQLImage      = "mysql:8.4"
-	defaultMongoImage      = "mongo:8"
+	defaultMySQLImage   = "mysql:9.7"
+	defaultMariaDBImage = "mariadb:11.8"
+	defaultMongoImage   = "mongo:8"
 
 	// containerLabel marks every container the tests start, so that
 	// scripts/test.sh can remove those a killed run left behind.
@@ -59,22 +61,27 @@ var servers struct {
 	pg                 *pgxpool.Pool
 	pgAddr             string // host:port inside the Docker network
 
-	// PgBouncer in transaction pooling in front of pg's database.
-	bouncerVersion string
-	bouncerConfig  *pgx.ConnConfig
+	// PgBouncer in transaction pooling in front of pg's database:
+	// Debian bookworm's 1.18 on this host, and sid's 1.26 in pg's
+	// container (with max_prepared_statements at its default, 200).
+	bouncerVersion, bouncer126Version string
+	bouncerConfig, bouncer126Config   *pgx.ConnConfig
 
 	// PostgreSQL 15, for sortid's SQL on a server before 18.
 	pg15Image, pg15Version string
 	pg15                   *pgxpool.Pool
 
-	// A database of its own on PostgreSQL 15 with the sortid extension
-	// (CREATE EXTENSION sortid), whose pool runs sqltype.AfterConnect.
+	// The extension's database on each PostgreSQL release: the
+	// extension's tests run on every one.
+	ext15, ext17, ext18 *extServer
+
+	// The extension's database on PostgreSQL 15 (ext15's), for the tests
+	// that make databases of their own on that server (pg15Database).
 	pgExtConfig *pgxpool.Config
 	pgExt       *pgxpool.Pool
 
-	mysqlImage, mysqlVersion string
-	mysqlConfig              *mysql.Config // for the test database, as root
-	mysql                    *sql.DB
+	// MySQL 9.7 and MariaDB 11.8: the tests of MySQL run on both.
+	mysqlSrv, mariadbSrv mysqlServer
 
 	mongoImage, mongoVersion string
 	mongo                    *mongo.Client   // bsoncodec registry: KSUIDs as binary
@@ -120,9 +127,12 @@ func runTests(m *testing.M) int {
 		fmt.Println("SKIP:", msg)
 	} else {
 		fmt.Printf("PostgreSQL: image %s, %s\n", servers.pgImage, servers.pgVersion)
+		fmt.Printf("PostgreSQL: image %s, %s\n", servers.ext17.image, servers.ext17.version)
 		fmt.Printf("PostgreSQL: image %s, %s\n", servers.pg15Image, servers.pg15Version)
-		fmt.Printf("PgBouncer:  %s, in front of PostgreSQL 18\n", servers.bouncerVersion)
-		fmt.Printf("MySQL:      image %s, %s\n", servers.mysqlImage, servers.mysqlVersion)
+		fmt.Printf("PgBouncer:  %s and %s, in front of PostgreSQL 18\n", servers.bouncerVersion, servers.bouncer126Version)
+		for _, m := range mysqlServers() {
+			fmt.Printf("MySQL:      image %s, %s\n", m.image, m.version)
+		}
 		fmt.Printf("MongoDB:    image %s, %s\n", servers.mongoImage, servers.mongoVersion)
 	}
 	return m.Run()
@@ -158,6 +168,10 @@ func startServers(ctx context.Context) (stop func(), err error) {
 			f()
 		}
 	}
+	// Until the MySQL servers answer over TCP each try is cut off, and
+	// the driver would log every one.
+	mysql.SetLogger(log.New(io.Discard, "", 0))
+	defer mysql.SetLogger(log.New(os.Stderr, "[mysql] ", log.Ldate|log.Ltime|log.Lshortfile))
 	defer func() {
 		// testcontainers panics on some set-up failures; report them.
 		if r := recover(); r != nil {
@@ -173,7 +187,7 @@ func startServers(ctx context.Context) (stop func(), err error) {
 		stopBouncer, err := startPgBouncer(ctx)
 		return func() { stopBouncer(); stopPostgres() }, err
 	}
-	for _, start := range []func(context.Context) (func(), error){postgresThenBouncer, startPostgres15, startMySQL, startMongo} {
+	for _, start := range []func(context.Context) (func(), error){postgresThenBouncer, startPostgres15, startPostgres17, startMySQL, startMariaDB, startMongo} {
 		wg.Go(func() {
 			s, err := safely(func() (func(), error) { return start(ctx) })
 			mu.Lock()
@@ -215,15 +229,25 @@ func startPostgres(ctx context.Context) (func(), error) {
 		servers.pgImage = "none (SORTID_TEST_POSTGRES_URL)"
 		return connectPostgres(ctx, url, func() {})
 	}
-	servers.pgImage = imageFromEnv("SORTID_TEST_POSTGRES_IMAGE", defaultPostgresImage)
-	c, url, stop, err := runPostgres(ctx, servers.pgImage)
+	servers.pgImage = os.Getenv("SORTID_TEST_POSTGRES_IMAGE")
+	c, url, stop, err := runPostgres(ctx, servers.pgImage, bouncerPort)
 	if err != nil {
 		return stop, err
 	}
 	if servers.pgAddr, err = networkAddr(ctx, c, "5432"); err != nil {
 		return stop, err
 	}
-	return connectPostgres(ctx, url, stop)
+	if stop, err = connectPostgres(ctx, url, stop); err != nil {
+		return stop, err
+	}
+	if servers.ext18, err = createExtensionDatabase(ctx, "PostgreSQL 18", servers.pgImage, c, servers.pg, url); err != nil {
+		return stop, err
+	}
+	stopExt := servers.ext18.pool.Close
+	if err := startPgBouncerIn(ctx, c); err != nil {
+		return func() { stopExt(); stop() }, err
+	}
+	return func() { stopExt(); stop() }, nil
 }
 
 // startPostgres15 starts the second PostgreSQL, 15, on which the tests of
@@ -231,17 +255,17 @@ func startPostgres(ctx context.Context) (func(), error) {
 func startPostgres15(ctx context.Context) (func(), error) {
 	if url := os.Getenv("SORTID_TEST_POSTGRES15_URL"); url != "" {
 		servers.pg15Image = "none (SORTID_TEST_POSTGRES15_URL)"
-		return connectPostgres15(ctx, url, func() {})
+		return connectPostgres15(ctx, nil, url, func() {})
 	}
-	servers.pg15Image = imageFromEnv("SORTID_TEST_POSTGRES15_IMAGE", defaultPostgres15Image)
-	_, url, stop, err := runPostgres(ctx, servers.pg15Image)
+	servers.pg15Image = os.Getenv("SORTID_TEST_POSTGRES15_IMAGE")
+	c, url, stop, err := runPostgres(ctx, servers.pg15Image)
 	if err != nil {
 		return stop, err
 	}
-	return connectPostgres15(ctx, url, stop)
+	return connectPostgres15(ctx, c, url, stop)
 }
 
-func connectPostgres15(ctx context.Context, url string, stop func()) (func(), error) {
+func connectPostgres15(ctx context.Context, c testcontainers.Container, url string, stop func()) (func(), error) {
 	_, pool, err := openPool(ctx, url)
 	if err != nil {
 		return stop, err
@@ -251,47 +275,104 @@ func connectPostgres15(ctx context.Context, url string, stop func()) (func(), er
 		return stop, fmt.Errorf("querying PostgreSQL 15: %w", err)
 	}
 	servers.pg15 = pool
-	if err := createExtensionDatabase(ctx, url); err != nil {
+	ext, err := createExtensionDatabase(ctx, "PostgreSQL 15", servers.pg15Image, c, pool, url)
+	if err != nil {
 		pool.Close()
 		return stop, err
 	}
-	return func() { servers.pgExt.Close(); pool.Close(); stop() }, nil
+	servers.ext15, servers.pgExtConfig, servers.pgExt = ext, ext.config, ext.pool
+	return func() { ext.pool.Close(); pool.Close(); stop() }, nil
 }
 
-// extensionDatabase is the database on PostgreSQL 15 with the sortid
+// startPostgres17 starts PostgreSQL 17, on which the extension's tests run
+// again.
+func startPostgres17(ctx context.Context) (func(), error) {
+	var c testcontainers.Container
+	image, url, stop := "none (SORTID_TEST_POSTGRES17_URL)", os.Getenv("SORTID_TEST_POSTGRES17_URL"), func() {}
+	if url == "" {
+		var err error
+		image = os.Getenv("SORTID_TEST_POSTGRES17_IMAGE")
+		if c, url, stop, err = runPostgres(ctx, image); err != nil {
+			return stop, err
+		}
+	}
+	_, pool, err := openPool(ctx, url)
+	if err != nil {
+		return stop, err
+	}
+	ext, err := createExtensionDatabase(ctx, "PostgreSQL 17", image, c, pool, url)
+	pool.Close()
+	if err != nil {
+		return stop, err
+	}
+	servers.ext17 = ext
+	return func() { ext.pool.Close(); stop() }, nil
+}
+
+// extServer is a PostgreSQL server's database that has the sortid
 // extension and nothing of `sortid sql`: one install per database.
+type extServer struct {
+	name, image, version string
+	major                int
+	c                    testcontainers.Container // nil for a server named by a URL
+	config               *pgxpool.Config          // the database, with sqltype.AfterConnect
+	pool                 *pgxpool.Pool
+}
+
+// extServers lists the extension's databases, oldest server first.
+func extServers() []*extServer {
+	return []*extServer{servers.ext15, servers.ext17, servers.ext18}
+}
+
+// forEachExtServer runs test as a subtest on each extension database, at
+// once: each is a server of its own.
+func forEachExtServer(t *testing.T, test func(t *testing.T, ext *extServer)) {
+	t.Helper()
+	needServers(t)
+	for _, ext := range extServers() {
+		t.Run(fmt.Sprintf("pg%d", ext.major), func(t *testing.T) {
+			t.Parallel()
+			test(t, ext)
+		})
+	}
+}
+
+// extensionDatabase is the database of an extServer.
 const extensionDatabase = "sortid_extension"
 
-// createExtensionDatabase makes extensionDatabase afresh on the
-// PostgreSQL 15 server at url, with the extension, and opens servers.pgExt
+// createExtensionDatabase makes extensionDatabase afresh on the server
+// that admin is a pool on (its url), with the extension, and opens a pool
 // on it: a server whose image lacks the extension fails here.
-func createExtensionDatabase(ctx context.Context, url string) error {
+func createExtensionDatabase(ctx context.Context, name, image string, c testcontainers.Container, admin *pgxpool.Pool, url string) (*extServer, error) {
+	ext := &extServer{name: name, image: image, c: c}
+	if err := admin.QueryRow(ctx, "SELECT version(), current_setting('server_version_num')::int / 10000").Scan(&ext.version, &ext.major); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	for _, sql := range []string{"DROP DATABASE IF EXISTS " + extensionDatabase, "CREATE DATABASE " + extensionDatabase} {
-		if _, err := servers.pg15.Exec(ctx, sql); err != nil {
-			return fmt.Errorf("PostgreSQL 15: %s: %w", sql, err)
+		if _, err := admin.Exec(ctx, sql); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", name, sql, err)
 		}
 	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	conn, err := pgx.ConnectConfig(ctx, withDatabase(cfg.ConnConfig, extensionDatabase))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	_, err = conn.Exec(ctx, "CREATE EXTENSION sortid")
 	conn.Close(ctx)
 	if err != nil {
-		return fmt.Errorf("PostgreSQL 15 (image %s): CREATE EXTENSION sortid: %w", servers.pg15Image, err)
+		return nil, fmt.Errorf("%s (image %s): CREATE EXTENSION sortid: %w", name, image, err)
 	}
 	cfg.ConnConfig = withDatabase(cfg.ConnConfig, extensionDatabase)
 	cfg.AfterConnect = sqltype.AfterConnect
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return err
+	if ext.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
+		return nil, err
 	}
-	servers.pgExtConfig, servers.pgExt = cfg, pool
-	return nil
+	ext.config = cfg
+	return ext, nil
 }
 
 // withDatabase is a copy of cfg for another database on the same server.
@@ -302,9 +383,14 @@ func withDatabase(cfg *pgx.ConnConfig, database string) *pgx.ConnConfig {
 }
 
 // runPostgres starts a container of a PostgreSQL image with the test
-// database, and returns its connection URL and what removes it.
-func runPostgres(ctx context.Context, image string) (c testcontainers.Container, url string, stop func(), err error) {
+// database, and returns its connection URL and what removes it. Ports
+// are more ports of the container to publish.
+func runPostgres(ctx context.Context, image string, ports ...string) (c testcontainers.Container, url string, stop func(), err error) {
+	if image == "" {
+		return nil, "", func() {}, errors.New("no PostgreSQL image: scripts/testenv.sh builds them and names them in SORTID_TEST_POSTGRES*_IMAGE")
+	}
 	pc, err := postgres.Run(ctx, image,
+		testcontainers.WithExposedPorts(ports...),
 		postgres.WithDatabase("sortid"),
 		postgres.WithUsername("sortid"),
 		postgres.WithPassword("sortid"),
@@ -436,16 +522,47 @@ func networkAddr(ctx context.Context, c interface {
 	return net.JoinHostPort(ip, port), nil
 }
 
+// mysqlServer is one of the MySQL-protocol servers, MySQL or MariaDB.
+type mysqlServer struct {
+	name, image, version string
+	config               *mysql.Config // the test database, as root
+	db                   *sql.DB
+}
+
+// mysqlServers lists MySQL 9.7 and MariaDB 11.8.
+func mysqlServers() []*mysqlServer {
+	return []*mysqlServer{&servers.mysqlSrv, &servers.mariadbSrv}
+}
+
+// forEachMySQL runs test as a subtest on MySQL and on MariaDB.
+func forEachMySQL(t *testing.T, test func(t *testing.T, m *mysqlServer)) {
+	t.Helper()
+	needServers(t)
+	for _, m := range mysqlServers() {
+		t.Run(m.name, func(t *testing.T) { test(t, m) })
+	}
+}
+
 func startMySQL(ctx context.Context) (func(), error) {
-	if dsn := os.Getenv("SORTID_TEST_MYSQL_DSN"); dsn != "" {
-		servers.mysqlImage = "none (SORTID_TEST_MYSQL_DSN)"
+	return runMySQL(ctx, &servers.mysqlSrv, "MySQL", "SORTID_TEST_MYSQL", defaultMySQLImage)
+}
+
+func startMariaDB(ctx context.Context) (func(), error) {
+	return runMySQL(ctx, &servers.mariadbSrv, "MariaDB", "SORTID_TEST_MARIADB", defaultMariaDBImage)
+}
+
+// runMySQL starts the server of env_IMAGE (or connects to env_DSN) into m.
+func runMySQL(ctx context.Context, m *mysqlServer, name, env, defaultImage string) (func(), error) {
+	m.name = name
+	if dsn := os.Getenv(env + "_DSN"); dsn != "" {
+		m.image = "none (" + env + "_DSN)"
 		cfg, err := mysql.ParseDSN(dsn)
 		if err != nil {
-			return func() {}, fmt.Errorf("SORTID_TEST_MYSQL_DSN: %w", err)
+			return func() {}, fmt.Errorf("%s_DSN: %w", env, err)
 		}
-		return connectMySQL(ctx, cfg, func() {})
+		return connectMySQL(ctx, m, cfg, func() {})
 	}
-	servers.mysqlImage = imageFromEnv("SORTID_TEST_MYSQL_IMAGE", defaultMySQLImage)
+	m.image = imageFromEnv(env+"_IMAGE", defaultImage)
 	cfg := mysql.NewConfig()
 	cfg.User, cfg.Passwd, cfg.DBName = "root", "sortid", "sortid"
 	cfg.ParseTime = true
@@ -454,15 +571,12 @@ func startMySQL(ctx context.Context) (func(), error) {
 		c.Net, c.Addr = "tcp", net.JoinHostPort(host, port)
 		return c.FormatDSN()
 	}
-	// Both the official image and the MariaDB stand-in run their set-up on
-	// a server without TCP, so the first query that works over TCP is the
-	// real server's. Until then each try is cut off, and the driver would
-	// log every one.
-	mysql.SetLogger(log.New(io.Discard, "", 0))
-	defer mysql.SetLogger(log.New(os.Stderr, "[mysql] ", log.Ldate|log.Ltime|log.Lshortfile))
-	c, err := testcontainers.Run(ctx, servers.mysqlImage,
+	// The official images and the stand-ins run their set-up on a server
+	// without TCP, so the first query that works over TCP is the real
+	// server's (startServers keeps the driver from logging each try).
+	c, err := testcontainers.Run(ctx, m.image,
 		testcontainers.WithExposedPorts("3306/tcp"),
-		testcontainers.WithEnv(map[string]string{"MYSQL_ROOT_PASSWORD": cfg.Passwd, "MYSQL_DATABASE": cfg.DBName}),
+		testcontainers.WithEnv(map[string]string{"MYSQL_ROOT_PASSWORD": cfg.Passwd, "MYSQL_DATABASE": cfg.DBName, "MARIADB_ROOT_PASSWORD": cfg.Passwd, "MARIADB_DATABASE": cfg.DBName}),
 		testcontainers.WithWaitStrategy(wait.ForSQL("3306/tcp", "mysql", func(host string, port network.Port) string {
 			return dsnAt(host, port.Port())
 		}).WithStartupTimeout(3*time.Minute)),
@@ -473,17 +587,17 @@ func startMySQL(ctx context.Context) (func(), error) {
 		stop = terminate(c)
 	}
 	if err != nil {
-		return stop, fmt.Errorf("starting MySQL from %s: %w", servers.mysqlImage, err)
+		return stop, fmt.Errorf("starting %s from %s: %w", name, m.image, err)
 	}
 	endpoint, err := c.PortEndpoint(ctx, "3306/tcp", "")
 	if err != nil {
 		return stop, err
 	}
 	cfg.Net, cfg.Addr = "tcp", endpoint
-	return connectMySQL(ctx, cfg, stop)
+	return connectMySQL(ctx, m, cfg, stop)
 }
 
-func connectMySQL(ctx context.Context, cfg *mysql.Config, stop func()) (func(), error) {
+func connectMySQL(ctx context.Context, m *mysqlServer, cfg *mysql.Config, stop func()) (func(), error) {
 	connector, err := mysql.NewConnector(cfg)
 	if err != nil {
 		return stop, err
@@ -492,14 +606,10 @@ func connectMySQL(ctx context.Context, cfg *mysql.Config, stop func()) (func(), 
 	var version, charset, collation string
 	if err := db.QueryRowContext(ctx, "SELECT version(), @@character_set_database, @@collation_database").Scan(&version, &charset, &collation); err != nil {
 		db.Close()
-		return stop, fmt.Errorf("querying MySQL: %w", err)
+		return stop, fmt.Errorf("querying %s: %w", m.name, err)
 	}
-	product := "MySQL"
-	if strings.Contains(version, "MariaDB") {
-		product = "MariaDB"
-	}
-	servers.mysqlVersion = fmt.Sprintf("%s %s; database default: %s, collation %s", product, version, charset, collation)
-	servers.mysqlConfig, servers.mysql = cfg, db
+	m.version = fmt.Sprintf("%s %s; database default: %s, collation %s", m.name, version, charset, collation)
+	m.config, m.db = cfg, db
 	return func() { db.Close(); stop() }, nil
 }
 

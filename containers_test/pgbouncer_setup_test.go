@@ -3,6 +3,7 @@ package containers
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/testcontainers/testcontainers-go"
+	tcexec "github.com/testcontainers/testcontainers-go/exec"
 )
 
 // PgBouncer in front of the PostgreSQL 18 server, as users run it:
@@ -111,11 +114,33 @@ server_reset_query =
 	cfg := pg.Copy()
 	cfg.Host, cfg.Port = "127.0.0.1", uint16(port)
 	cfg.Fallbacks = nil
-	// Wait until it answers a query through to the server.
+	if err := waitForBouncer(ctx, cfg, func() error {
+		select {
+		case e := <-exited:
+			exited <- e
+			log, _ := os.ReadFile(filepath.Join(dir, "pgbouncer.log"))
+			return fmt.Errorf("pgbouncer exited (%v): %s", e, log)
+		default:
+			return nil
+		}
+	}); err != nil {
+		log, _ := os.ReadFile(filepath.Join(dir, "pgbouncer.log"))
+		stop()
+		return func() {}, fmt.Errorf("%w; its log: %s", err, log)
+	}
+	out, _ := exec.Command(bin, "--version").Output()
+	servers.bouncerVersion = strings.SplitN(strings.TrimSpace(string(out)), "\n", 2)[0] + fmt.Sprintf(", transaction pooling, %d server connections", bouncerServerConns)
+	servers.bouncerConfig = cfg
+	return stop, nil
+}
+
+// waitForBouncer waits until a PgBouncer answers a query through to the
+// server, or dead reports it has exited.
+func waitForBouncer(ctx context.Context, cfg *pgx.ConnConfig, dead func() error) error {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		var version string
-		err = func() error {
+		err := func() error {
 			c := cfg.Copy()
 			c.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
 			conn, err := pgx.ConnectConfig(ctx, c)
@@ -126,27 +151,88 @@ server_reset_query =
 			return conn.QueryRow(ctx, "SELECT version()").Scan(&version)
 		}()
 		if err == nil {
-			break
+			return nil
 		}
-		select {
-		case e := <-exited:
-			exited <- e
-			log, _ := os.ReadFile(filepath.Join(dir, "pgbouncer.log"))
-			stop()
-			return func() {}, fmt.Errorf("pgbouncer exited (%v): %s", e, log)
-		default:
+		if err := dead(); err != nil {
+			return err
 		}
 		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(filepath.Join(dir, "pgbouncer.log"))
-			stop()
-			return func() {}, fmt.Errorf("pgbouncer did not answer within 20 s (%v): %s", err, log)
+			return fmt.Errorf("pgbouncer did not answer within 20 s: %w", err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	out, _ := exec.Command(bin, "--version").Output()
-	servers.bouncerVersion = strings.SplitN(strings.TrimSpace(string(out)), "\n", 2)[0] + fmt.Sprintf(", transaction pooling, %d server connections", bouncerServerConns)
-	servers.bouncerConfig = cfg
-	return stop, nil
+}
+
+// bouncerPort is the port of PgBouncer 1.26 in the PostgreSQL 18
+// container.
+const bouncerPort = "6432/tcp"
+
+// startPgBouncerIn starts the PgBouncer of the PostgreSQL 18 image
+// (Debian sid's, 1.26) in its container c, in front of that server over
+// its Unix socket, set as the host's 1.18 is, with max_prepared_statements
+// at its default (200), and sets servers.bouncer126Config to it. It ends
+// with the container.
+func startPgBouncerIn(ctx context.Context, c testcontainers.Container) error {
+	pg := servers.pgConfig.ConnConfig
+	ini := fmt.Sprintf(`[databases]
+* = host=/var/run/postgresql user=%s
+
+[pgbouncer]
+listen_addr = 0.0.0.0
+listen_port = 6432
+unix_socket_dir =
+auth_type = trust
+auth_file = /tmp/pgbouncer-users.txt
+pool_mode = transaction
+default_pool_size = %d
+max_client_conn = 200
+ignore_startup_parameters = extra_float_digits
+server_reset_query =
+logfile = /tmp/pgbouncer.log
+pidfile = /tmp/pgbouncer.pid
+`, pg.User, bouncerServerConns)
+	files := map[string]string{"/tmp/pgbouncer.ini": ini, "/tmp/pgbouncer-users.txt": fmt.Sprintf("%q %q\n", pg.User, pg.Password)}
+	for path, text := range files {
+		if err := c.CopyToContainer(ctx, []byte(text), path, 0o644); err != nil {
+			return fmt.Errorf("PgBouncer in the PostgreSQL 18 container: %w", err)
+		}
+	}
+	run := func(cmd ...string) (string, error) {
+		code, r, err := c.Exec(ctx, cmd, tcexec.Multiplexed())
+		if err != nil {
+			return "", err
+		}
+		out, _ := io.ReadAll(r)
+		if code != 0 {
+			return "", fmt.Errorf("%s: exit status %d: %s", strings.Join(cmd, " "), code, out)
+		}
+		return strings.TrimSpace(string(out)), nil
+	}
+	if _, err := run("runuser", "-u", "postgres", "--", "pgbouncer", "-d", "/tmp/pgbouncer.ini"); err != nil {
+		return fmt.Errorf("starting PgBouncer in the PostgreSQL 18 container: %w", err)
+	}
+	host, err := c.Host(ctx)
+	if err != nil {
+		return err
+	}
+	port, err := c.MappedPort(ctx, bouncerPort)
+	if err != nil {
+		return err
+	}
+	cfg := pg.Copy()
+	cfg.Host, cfg.Port = host, uint16(port.Num())
+	cfg.Fallbacks = nil
+	if err := waitForBouncer(ctx, cfg, func() error { return nil }); err != nil {
+		log, _ := run("cat", "/tmp/pgbouncer.log")
+		return fmt.Errorf("PgBouncer in the PostgreSQL 18 container: %w; its log: %s", err, log)
+	}
+	version, err := run("pgbouncer", "--version")
+	if err != nil {
+		return err
+	}
+	servers.bouncer126Version = strings.SplitN(version, "\n", 2)[0] + fmt.Sprintf(", transaction pooling, %d server connections", bouncerServerConns)
+	servers.bouncer126Config = cfg
+	return nil
 }
 
 // freePort returns a TCP port on 127.0.0.1 that nothing listens on now.

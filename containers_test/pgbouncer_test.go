@@ -15,18 +15,19 @@ import (
 	"github.com/sortid/sortid/sqltype"
 )
 
-// TestPgBouncerModes: lookups by KSUID through PgBouncer 1.18 in
-// transaction pooling from a pool of more connections than PgBouncer has
-// server connections. In pgx's default mode (QueryExecModeCacheStatement)
-// each connection prepares its statements on whichever server connection
-// it has at the time, and later runs them on another: PostgreSQL answers
-// `prepared statement "stmtcache_…" does not exist` (or "already
-// exists"). The test asserts that this happens, loudly, and that no
-// lookup returns other rows; then that QueryExecModeExec and the simple
-// protocol with sqltype.AfterConnectBytea, the docs' advice, answer
-// every lookup right. (PgBouncer 1.21 added max_prepared_statements,
-// which keeps prepared statements across server connections; Debian
-// bookworm's 1.18 does not have it.)
+// TestPgBouncerModes: lookups by KSUID through PgBouncer in transaction
+// pooling from a pool of more connections than PgBouncer has server
+// connections. Through 1.18 (Debian bookworm's), in pgx's default mode
+// (QueryExecModeCacheStatement) each connection prepares its statements on
+// whichever server connection it has at the time, and later runs them on
+// another: PostgreSQL answers `prepared statement "stmtcache_…" does not
+// exist` (or "already exists"). The test asserts that this happens,
+// loudly, and that no lookup returns other rows; that QueryExecModeExec
+// and the simple protocol with sqltype.AfterConnectBytea, the docs'
+// advice for such a PgBouncer, answer every lookup right; and that through
+// 1.26 (Debian sid's), whose max_prepared_statements (1.21 and later, on
+// by default since 1.22) keeps prepared statements across server
+// connections, pgx's default mode answers every lookup right.
 func TestPgBouncerModes(t *testing.T) {
 	needServers(t)
 	installSQL(t)
@@ -47,12 +48,12 @@ func TestPgBouncerModes(t *testing.T) {
 		"SELECT encode(id::bytea, 'hex') FROM " + table + " WHERE id = ANY($1)",
 		"SELECT encode(id::bytea, 'hex') FROM " + table + " WHERE id >= $1 AND id <= $1",
 	}
-	run := func(t *testing.T, mode pgx.QueryExecMode, hook func(context.Context, *pgx.Conn) error) (correct, loud, wrong int, errs map[string]int) {
+	run := func(t *testing.T, bouncer *pgx.ConnConfig, mode pgx.QueryExecMode, hook func(context.Context, *pgx.Conn) error) (correct, loud, wrong int, errs map[string]int) {
 		cfg, err := pgxpool.ParseConfig("")
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg.ConnConfig = servers.bouncerConfig.Copy()
+		cfg.ConnConfig = bouncer.Copy()
 		cfg.ConnConfig.DefaultQueryExecMode = mode
 		cfg.MaxConns, cfg.MinConns = 4*bouncerServerConns, 4*bouncerServerConns
 		cfg.AfterConnect = hook
@@ -101,8 +102,15 @@ func TestPgBouncerModes(t *testing.T) {
 		wg.Wait()
 		return correct, loud, wrong, errs
 	}
-	t.Run("default mode", func(t *testing.T) {
-		correct, loud, wrong, errs := run(t, pgx.QueryExecModeCacheStatement, sqltype.AfterConnect)
+	const lookups = 4 * bouncerServerConns * 60
+	t.Run("1.26 default mode", func(t *testing.T) {
+		correct, loud, wrong, errs := run(t, servers.bouncer126Config, pgx.QueryExecModeCacheStatement, sqltype.AfterConnect)
+		if loud != 0 || wrong != 0 || correct != lookups {
+			t.Errorf("%d correct, %d errors, %d wrong; want all %d correct; errors: %v", correct, loud, wrong, lookups, errs)
+		}
+	})
+	t.Run("1.18 default mode", func(t *testing.T) {
+		correct, loud, wrong, errs := run(t, servers.bouncerConfig, pgx.QueryExecModeCacheStatement, sqltype.AfterConnect)
 		t.Logf("%d correct, %d errors, %d wrong; errors: %v", correct, loud, wrong, errs)
 		if wrong != 0 {
 			t.Errorf("%d lookups returned other rows", wrong)
@@ -118,10 +126,10 @@ func TestPgBouncerModes(t *testing.T) {
 		}
 	})
 	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
-		t.Run(fmt.Sprint(mode, " with AfterConnectBytea"), func(t *testing.T) {
-			correct, loud, wrong, errs := run(t, mode, sqltype.AfterConnectBytea)
-			if loud != 0 || wrong != 0 || correct != 4*bouncerServerConns*60 {
-				t.Errorf("%d correct, %d errors, %d wrong; want all %d correct; errors: %v", correct, loud, wrong, 4*bouncerServerConns*60, errs)
+		t.Run(fmt.Sprint("1.18 ", mode, " with AfterConnectBytea"), func(t *testing.T) {
+			correct, loud, wrong, errs := run(t, servers.bouncerConfig, mode, sqltype.AfterConnectBytea)
+			if loud != 0 || wrong != 0 || correct != lookups {
+				t.Errorf("%d correct, %d errors, %d wrong; want all %d correct; errors: %v", correct, loud, wrong, lookups, errs)
 			}
 		})
 	}
