@@ -42,13 +42,19 @@ bench-cli:
 bench-postgres:
 	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Postgres(Load|Writers|Defaults|GORM|Partitions)' -benchtime 1x -count 5 -timeout 90m
 
-# The sortid extension on the PostgreSQL 15 test server, each side of a
-# pair 5 times: ksuid_generate() against nextval(), id::text of KSUIDs
-# against uuids', a ksuid-keyed INSERT ... SELECT against bigserial's,
-# COPY into the type against the domain and uuid, lookups by ID, and the
-# conversion of 1,000,000 rows from the domain (sortid sql to-extension).
+# The sortid extension on the PostgreSQL 18 test server (Debian's 18.6),
+# each side of a pair 5 times: ksuid_generate() and uuidv7_generate()
+# against nextval(), uuidv7() and pg_uuidv7's uuid_generate_v7(); id::text
+# of KSUIDs against uuids'; a ksuid-keyed INSERT ... SELECT against
+# bigserial's; sorting 1,000,000 KSUIDs against uuids (CREATE INDEX, a
+# spilled ORDER BY); COPY into the type against the domain and uuid;
+# lookups by ID; BRIN against B-tree; and the conversion of 1,000,000
+# rows from the domain (sortid sql to-extension). Then the generate and
+# COPY pairs on 17 and 15.
 bench-extension:
 	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'PostgresExtension' -benchtime 1x -timeout 90m -v
+	cd bench && env $$(../scripts/testenv.sh) SORTID_BENCH_PG=17 $(GO) test -run '^$$' -bench 'PostgresExtension(Generate|Copy)' -benchtime 1x -timeout 90m -v
+	cd bench && env $$(../scripts/testenv.sh) SORTID_BENCH_PG=15 $(GO) test -run '^$$' -bench 'PostgresExtension(Generate|Copy)' -benchtime 1x -timeout 90m -v
 
 # On 100,000 events in a MongoDB-wire server: the filters that match both
 # stored forms of a KSUID against the typed value's (with explain), and

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"sync"
@@ -17,12 +18,15 @@ import (
 	"github.com/sortid/sortid/internal/pgsql"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/sqltype"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // The sortid extension (extension/) against its peers on one PostgreSQL
-// 15 server (SORTID_BENCH_POSTGRES15_URL, or a container of
-// SORTID_TEST_POSTGRES15_IMAGE, the test image that carries the
-// extension): two databases, one with the extension and one with the
+// server: by default 18 (a container of SORTID_TEST_POSTGRES_IMAGE, the
+// test image of Debian's 18.6 that carries the extension and pg_uuidv7);
+// SORTID_BENCH_PG=15 or 17 takes SORTID_TEST_POSTGRES15_IMAGE or
+// SORTID_TEST_POSTGRES17_IMAGE instead, and SORTID_BENCH_POSTGRES_URL a
+// running server. Two databases: one with the extension and one with the
 // domains of `sortid sql`. Each comparison runs 5 rounds of both sides,
 // one after the other (which goes first alternates), and reports the
 // median rate of each, and the median, smallest and largest ratio of the
@@ -45,11 +49,15 @@ var (
 func benchExtension(b *testing.B) (ext, domains *pgxpool.Pool) {
 	extOnce.Do(func() {
 		ctx := context.Background()
-		url := os.Getenv("SORTID_BENCH_POSTGRES15_URL")
+		url := os.Getenv("SORTID_BENCH_POSTGRES_URL")
 		if url == "" {
-			image := os.Getenv("SORTID_TEST_POSTGRES15_IMAGE")
+			imageVar := "SORTID_TEST_POSTGRES_IMAGE"
+			if v := os.Getenv("SORTID_BENCH_PG"); v != "" && v != "18" {
+				imageVar = "SORTID_TEST_POSTGRES" + v + "_IMAGE"
+			}
+			image := os.Getenv(imageVar)
 			if image == "" {
-				extErr = fmt.Errorf("SORTID_TEST_POSTGRES15_IMAGE is not set (scripts/testenv.sh builds the image with the extension)")
+				extErr = fmt.Errorf("%s is not set (scripts/testenv.sh builds the image with the extension)", imageVar)
 				return
 			}
 			if url, extErr = runPostgres(ctx, image); extErr != nil {
@@ -96,7 +104,7 @@ func benchExtension(b *testing.B) (ext, domains *pgxpool.Pool) {
 		domainsPool, extErr = open("bench_domains", script)
 	})
 	if extErr != nil {
-		b.Fatalf("no PostgreSQL 15 with the extension for the benchmark (run make bench-extension): %v", extErr)
+		b.Fatalf("no PostgreSQL with the extension for the benchmark (run make bench-extension): %v", extErr)
 	}
 	return extPool, domainsPool
 }
@@ -142,10 +150,16 @@ func rate(b *testing.B, pool *pgxpool.Pool, n int, sql string, args ...any) floa
 // BenchmarkPostgresExtensionGenerate: ksuid_generate() in C against a
 // sequence's nextval(), and for reference PostgreSQL's gen_random_uuid(),
 // the extension's uuidv7_generate() and the SQL ksuid_generate() of the
-// domains' install, each 1,000,000 times in one statement.
+// domains' install, each 1,000,000 times in one statement. On 18 also
+// ksuid_generate() and uuidv7_generate() against PostgreSQL's own
+// uuidv7(), and ksuid_generate() against pg_uuidv7's uuid_generate_v7().
 func BenchmarkPostgresExtensionGenerate(b *testing.B) {
 	ext, domains := benchExtension(b)
 	if _, err := ext.Exec(context.Background(), "CREATE SEQUENCE IF NOT EXISTS bench_seq"); err != nil {
+		b.Fatal(err)
+	}
+	var version int
+	if err := ext.QueryRow(context.Background(), "SELECT current_setting('server_version_num')::int").Scan(&version); err != nil {
 		b.Fatal(err)
 	}
 	count := func(pool *pgxpool.Pool, expr string) func() float64 {
@@ -165,6 +179,151 @@ func BenchmarkPostgresExtensionGenerate(b *testing.B) {
 	} {
 		b.Run(tc.name+"-vs-nextval", func(b *testing.B) { pairedRates(b, tc.name, "nextval", tc.f, nextval) })
 	}
+	if version < 180000 {
+		b.Logf("PostgreSQL %d has no uuidv7(), and the test image no pg_uuidv7: the pairs against them run on 18", version/10000)
+		return
+	}
+	if _, err := ext.Exec(context.Background(), "CREATE EXTENSION IF NOT EXISTS pg_uuidv7"); err != nil {
+		b.Fatal(err)
+	}
+	builtin := count(ext, "uuidv7()")
+	b.Run("ksuid_generate-C-vs-uuidv7", func(b *testing.B) {
+		pairedRates(b, "ksuid_generate-C", "uuidv7", count(ext, "ksuid_generate()"), builtin)
+	})
+	b.Run("uuidv7_generate-C-vs-uuidv7", func(b *testing.B) {
+		pairedRates(b, "uuidv7_generate-C", "uuidv7", count(ext, "uuidv7_generate()"), builtin)
+	})
+	b.Run("ksuid_generate-C-vs-pg_uuidv7", func(b *testing.B) {
+		pairedRates(b, "ksuid_generate-C", "uuid_generate_v7", count(ext, "ksuid_generate()"), count(ext, "uuid_generate_v7()"))
+	})
+}
+
+// BenchmarkPostgresExtensionSort: sorting 1,000,000 stored KSUIDs against
+// 1,000,000 stored UUIDv7s in uuid, both made by the client at random
+// times over 30 days and stored in random order: CREATE INDEX, and an
+// ORDER BY that spills past work_mem (4MB).
+func BenchmarkPostgresExtensionSort(b *testing.B) {
+	ext, _ := benchExtension(b)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(5, 6))
+	start := time.Now().Add(-30 * 24 * time.Hour)
+	ks, us := make([][]any, extRows), make([][]any, extRows)
+	for i := range extRows {
+		at := start.Add(time.Duration(r.Int64N(int64(30 * 24 * time.Hour))))
+		ks[i] = []any{must(ksuid.NewAt(at))}
+		us[i] = []any{pgtype.UUID{Bytes: must(uuidv7.NewAt(at)), Valid: true}}
+	}
+	for table, rows := range map[string][][]any{"bench_sort_ksuid": ks, "bench_sort_uuid": us} {
+		column := map[string]string{"bench_sort_ksuid": "ksuid", "bench_sort_uuid": "uuid"}[table]
+		for _, sql := range []string{"DROP TABLE IF EXISTS " + table, "CREATE TABLE " + table + " (id " + column + ") WITH (autovacuum_enabled = false)"} {
+			if _, err := ext.Exec(ctx, sql); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := ext.CopyFrom(ctx, pgx.Identifier{table}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ext.Exec(ctx, "VACUUM ANALYZE "+table); err != nil {
+			b.Fatal(err)
+		}
+	}
+	index := func(table string) func() float64 {
+		return func() float64 {
+			ext.Exec(ctx, "DROP INDEX IF EXISTS "+table+"_id")
+			r := rate(b, ext, extRows, "CREATE INDEX "+table+"_id ON "+table+" (id)")
+			ext.Exec(ctx, "DROP INDEX IF EXISTS "+table+"_id")
+			return r
+		}
+	}
+	b.Run("create-index-ksuid-vs-uuid", func(b *testing.B) {
+		pairedRates(b, "ksuid-index", "uuid-index", index("bench_sort_ksuid"), index("bench_sort_uuid"))
+	})
+	orderBy := func(table string) func() float64 {
+		return func() float64 {
+			conn, err := ext.Acquire(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer conn.Release()
+			if _, err := conn.Exec(ctx, "SET work_mem = '4MB'"); err != nil {
+				b.Fatal(err)
+			}
+			defer conn.Exec(ctx, "RESET work_mem")
+			start := time.Now()
+			var n int
+			if err := conn.QueryRow(ctx, "SELECT count(*) FROM (SELECT id FROM "+table+" ORDER BY id OFFSET 0) s").Scan(&n); err != nil || n != extRows {
+				b.Fatalf("ORDER BY on %s: %d rows, %v", table, n, err)
+			}
+			return float64(extRows) / time.Since(start).Seconds()
+		}
+	}
+	b.Run("order-by-spilled-ksuid-vs-uuid", func(b *testing.B) {
+		pairedRates(b, "ksuid-order-by", "uuid-order-by", orderBy("bench_sort_ksuid"), orderBy("bench_sort_uuid"))
+	})
+}
+
+// BenchmarkPostgresExtensionBRIN: a table of 1,000,000 KSUIDs made over 30
+// days and stored in time order, indexed by a B-tree and, in a copy, by
+// BRIN: the size of each index, and the rate of one-hour window counts
+// (100 windows at random hours, with sequential scans off) on each.
+func BenchmarkPostgresExtensionBRIN(b *testing.B) {
+	ext, _ := benchExtension(b)
+	ctx := context.Background()
+	start := time.Now().Add(-30 * 24 * time.Hour).Truncate(time.Hour)
+	step := 30 * 24 * time.Hour / extRows
+	rows := make([][]any, extRows)
+	for i := range rows {
+		rows[i] = []any{must(ksuid.NewAt(start.Add(time.Duration(i) * step)))}
+	}
+	sizes := map[string]int64{}
+	for table, index := range map[string]string{"bench_brin_btree": "", "bench_brin_brin": "USING brin"} {
+		for _, sql := range []string{"DROP TABLE IF EXISTS " + table, "CREATE TABLE " + table + " (id ksuid) WITH (autovacuum_enabled = false)"} {
+			if _, err := ext.Exec(ctx, sql); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := ext.CopyFrom(ctx, pgx.Identifier{table}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
+			b.Fatal(err)
+		}
+		for _, sql := range []string{"CREATE INDEX " + table + "_id ON " + table + " " + index + " (id)", "VACUUM ANALYZE " + table} {
+			if _, err := ext.Exec(ctx, sql); err != nil {
+				b.Fatal(err)
+			}
+		}
+		var size int64
+		if err := ext.QueryRow(ctx, "SELECT pg_relation_size('"+table+"_id')").Scan(&size); err != nil {
+			b.Fatal(err)
+		}
+		sizes[table] = size
+	}
+	b.Logf("index bytes over 1,000,000 KSUIDs: B-tree %d, BRIN %d", sizes["bench_brin_btree"], sizes["bench_brin_brin"])
+	windows := func(table string) func() float64 {
+		return func() float64 {
+			conn, err := ext.Acquire(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer conn.Release()
+			if _, err := conn.Exec(ctx, "SET enable_seqscan = off"); err != nil {
+				b.Fatal(err)
+			}
+			defer conn.Exec(ctx, "RESET enable_seqscan")
+			r := rand.New(rand.NewPCG(7, 8))
+			began := time.Now()
+			for range 100 {
+				from := start.Add(time.Duration(r.IntN(29*24)) * time.Hour)
+				var n int
+				if err := conn.QueryRow(ctx, "SELECT count(*) FROM "+table+" WHERE id >= ksuid_min_at($1) AND id < ksuid_min_at($2)",
+					from, from.Add(time.Hour)).Scan(&n); err != nil || n < extRows/(30*24)-2 || n > extRows/(30*24)+2 {
+					b.Fatalf("window on %s: %d rows, %v", table, n, err)
+				}
+			}
+			return 100 / time.Since(began).Seconds()
+		}
+	}
+	b.Run("window-brin-vs-btree", func(b *testing.B) {
+		pairedRates(b, "brin-windows", "btree-windows", windows("bench_brin_brin"), windows("bench_brin_btree"))
+	})
 }
 
 // BenchmarkPostgresExtensionText: id::text over 1,000,000 stored KSUIDs
