@@ -43,12 +43,14 @@
 //
 // # Query modes where pgx cannot know the column type
 //
-// pgx's default mode, QueryExecModeCacheStatement, does not work through
-// PgBouncer in transaction pooling before PgBouncer 1.21's
-// max_prepared_statements: a statement prepared on one server connection
-// is run on another, and the query fails (prepared statement
-// "stmtcache_..." does not exist, or already exists). Use
-// QueryExecModeExec or the simple protocol there.
+// pgx's default mode, QueryExecModeCacheStatement, works through
+// PgBouncer 1.22 and later in transaction pooling (its
+// max_prepared_statements, 200 by default, keeps prepared statements
+// across server connections; on 1.21 set it above 0): keep it and
+// AfterConnect there. Before 1.21 (Debian bookworm's 1.18) a statement
+// prepared on one server connection is run on another, and the query
+// fails (prepared statement "stmtcache_..." does not exist, or already
+// exists). Use QueryExecModeExec or the simple protocol there.
 //
 // In QueryExecModeExec and the simple protocol (PgBouncer in transaction
 // mode, default_query_exec_mode=exec) pgx sends every parameter untyped,
