@@ -670,7 +670,8 @@ func TestExtensionGenerate(t *testing.T) {
 }
 
 // TestExtensionHostileInput feeds random and adversarial text to the
-// input functions and casts, and random bytes to the receive functions
+// input functions and casts (and, from 16 on, to pg_input_is_valid and
+// pg_input_error_info, the soft-error path), and random bytes to the receive functions
 // (as parameters and as array elements that lie about their length): each
 // is an error of the right class, the message quotes at most a bounded
 // excerpt, and the server still answers on another connection.
@@ -717,6 +718,19 @@ func TestExtensionHostileInput(t *testing.T) {
 					}
 					if code(err) != "22P02" || len(err.Error()) > 600 {
 						t.Fatalf("%s of %q: %v (SQLSTATE %s), want a bounded invalid_text_representation", expr, excerptOf(s), err, code(err))
+					}
+				}
+				// From 16 on the same input through the soft-error path:
+				// reported, not raised, and as bounded.
+				if ext.major >= 16 {
+					var valid bool
+					var message, sqlstate string
+					if err := conn.QueryRow(ctx, "SELECT pg_input_is_valid($1, $2), e.message, e.sql_error_code FROM pg_input_error_info($1, $2) e",
+						s, typ).Scan(&valid, &message, &sqlstate); err != nil {
+						t.Fatalf("pg_input_is_valid of %q as %s: %v", excerptOf(s), typ, err)
+					}
+					if valid || sqlstate != "22P02" || len(message) > 200 {
+						t.Fatalf("pg_input_is_valid of %q as %s: %v, %q (%s); want false, a bounded invalid_text_representation", excerptOf(s), typ, valid, message, sqlstate)
 					}
 				}
 			}
@@ -1102,14 +1116,15 @@ func sortedKeys(m map[string]int) []string {
 // installcheck: extension/test/sql against test/expected) in each
 // server's container against that server, from the sources the image
 // built: every version passes all of its tests, soft input errors from 16
-// on and COPY ... ON_ERROR from 17 on among them.
+// on, COPY ... ON_ERROR from 17 on and the module's name from 18 on
+// among them.
 func TestExtensionInstallcheck(t *testing.T) {
 	forEachExtServer(t, func(t *testing.T, ext *extServer) {
 		if ext.c == nil {
 			t.Skip("the server was named by a URL, not started here: run make installcheck in extension/ against it")
 		}
 		ctx := testContext(t)
-		want := map[int]int{15: 3, 17: 5, 18: 5}[ext.major]
+		want := map[int]int{15: 3, 17: 5, 18: 6}[ext.major]
 		if want == 0 {
 			t.Fatalf("%s: no count of regression tests for PostgreSQL %d", ext.name, ext.major)
 		}
