@@ -31,7 +31,7 @@ type (
 		ID   uuidv7.UUID
 		Name string
 	}
-	// MariaDB 10.11 has no UUIDv7 function: the expression lays one out
+	// MariaDB 11.8 has no UUIDv7 function: the expression lays one out
 	// (the millisecond, version 7, random bits, the RFC 9562 variant).
 	gormMariaDBUUIDKey struct {
 		ID   uuidv7.UUID `gorm:"default:(unhex(concat(lpad(hex(floor(unix_timestamp(now(3)) * 1000)), 12, '0'), '7', substr(md5(rand()), 1, 3), '8', substr(md5(rand()), 1, 15))))"`

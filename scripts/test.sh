@@ -10,9 +10,11 @@
 # of README.md and docs/; the ID packages again as
 # GOARCH=386 under qemu, and the clock linked for other platforms; vet of
 # the benchmark and driver-test modules; the integration tests against
-# real servers (PostgreSQL, MySQL/MariaDB, a MongoDB-wire server), each
-# test's name and result shown, with PgBouncer (Debian's) in transaction
-# pooling in front of PostgreSQL 18; last, a check that the checked-in sqlc
+# real servers (PostgreSQL 15, 17 and 18, each with the sortid extension
+# and its pg_regress suite, MySQL 9.7, MariaDB 11.8, a MongoDB-wire
+# server), each test's name and result shown, with PgBouncer 1.18 (on this
+# host) and 1.26 (in the server's container) in transaction pooling in
+# front of PostgreSQL 18; last, a check that the checked-in sqlc
 # and ent code is what their generators make. The integration set-up
 # (Docker engine and images, see scripts/testenv.sh) and the build of
 # sqlc (scripts/tools.sh) run in the background during the

