@@ -198,6 +198,41 @@ func BenchmarkPostgresExtensionGenerate(b *testing.B) {
 	})
 }
 
+// loadTable makes table afresh, one column id of type column, without
+// autovacuum, copies rows into it and analyzes it.
+func loadTable(b *testing.B, pool *pgxpool.Pool, table, column string, rows [][]any) {
+	ctx := context.Background()
+	for _, sql := range []string{"DROP TABLE IF EXISTS " + table, "CREATE TABLE " + table + " (id " + column + ") WITH (autovacuum_enabled = false)"} {
+		if _, err := pool.Exec(ctx, sql); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := pool.CopyFrom(ctx, pgx.Identifier{table}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, "VACUUM ANALYZE "+table); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// settingConn is a connection of pool with one setting changed; release
+// resets it and gives the connection back.
+func settingConn(b *testing.B, pool *pgxpool.Pool, name, value string) (*pgxpool.Conn, func()) {
+	ctx := context.Background()
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "SELECT set_config($1, $2, false)", name, value); err != nil {
+		conn.Release()
+		b.Fatal(err)
+	}
+	return conn, func() {
+		conn.Exec(ctx, "RESET "+name)
+		conn.Release()
+	}
+}
+
 // BenchmarkPostgresExtensionSort: sorting 1,000,000 stored KSUIDs against
 // 1,000,000 stored UUIDv7s in uuid, both made by the client at random
 // times over 30 days and stored in random order: CREATE INDEX, and an
@@ -213,20 +248,8 @@ func BenchmarkPostgresExtensionSort(b *testing.B) {
 		ks[i] = []any{must(ksuid.NewAt(at))}
 		us[i] = []any{pgtype.UUID{Bytes: must(uuidv7.NewAt(at)), Valid: true}}
 	}
-	for table, rows := range map[string][][]any{"bench_sort_ksuid": ks, "bench_sort_uuid": us} {
-		column := map[string]string{"bench_sort_ksuid": "ksuid", "bench_sort_uuid": "uuid"}[table]
-		for _, sql := range []string{"DROP TABLE IF EXISTS " + table, "CREATE TABLE " + table + " (id " + column + ") WITH (autovacuum_enabled = false)"} {
-			if _, err := ext.Exec(ctx, sql); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if _, err := ext.CopyFrom(ctx, pgx.Identifier{table}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := ext.Exec(ctx, "VACUUM ANALYZE "+table); err != nil {
-			b.Fatal(err)
-		}
-	}
+	loadTable(b, ext, "bench_sort_ksuid", "ksuid", ks)
+	loadTable(b, ext, "bench_sort_uuid", "uuid", us)
 	index := func(table string) func() float64 {
 		return func() float64 {
 			ext.Exec(ctx, "DROP INDEX IF EXISTS "+table+"_id")
@@ -240,15 +263,8 @@ func BenchmarkPostgresExtensionSort(b *testing.B) {
 	})
 	orderBy := func(table string) func() float64 {
 		return func() float64 {
-			conn, err := ext.Acquire(ctx)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer conn.Release()
-			if _, err := conn.Exec(ctx, "SET work_mem = '4MB'"); err != nil {
-				b.Fatal(err)
-			}
-			defer conn.Exec(ctx, "RESET work_mem")
+			conn, release := settingConn(b, ext, "work_mem", "4MB")
+			defer release()
 			start := time.Now()
 			var n int
 			if err := conn.QueryRow(ctx, "SELECT count(*) FROM (SELECT id FROM "+table+" ORDER BY id OFFSET 0) s").Scan(&n); err != nil || n != extRows {
@@ -277,18 +293,9 @@ func BenchmarkPostgresExtensionBRIN(b *testing.B) {
 	}
 	sizes := map[string]int64{}
 	for table, index := range map[string]string{"bench_brin_btree": "", "bench_brin_brin": "USING brin"} {
-		for _, sql := range []string{"DROP TABLE IF EXISTS " + table, "CREATE TABLE " + table + " (id ksuid) WITH (autovacuum_enabled = false)"} {
-			if _, err := ext.Exec(ctx, sql); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if _, err := ext.CopyFrom(ctx, pgx.Identifier{table}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
+		loadTable(b, ext, table, "ksuid", rows)
+		if _, err := ext.Exec(ctx, "CREATE INDEX "+table+"_id ON "+table+" "+index+" (id)"); err != nil {
 			b.Fatal(err)
-		}
-		for _, sql := range []string{"CREATE INDEX " + table + "_id ON " + table + " " + index + " (id)", "VACUUM ANALYZE " + table} {
-			if _, err := ext.Exec(ctx, sql); err != nil {
-				b.Fatal(err)
-			}
 		}
 		var size int64
 		if err := ext.QueryRow(ctx, "SELECT pg_relation_size('"+table+"_id')").Scan(&size); err != nil {
@@ -299,15 +306,8 @@ func BenchmarkPostgresExtensionBRIN(b *testing.B) {
 	b.Logf("index bytes over 1,000,000 KSUIDs: B-tree %d, BRIN %d", sizes["bench_brin_btree"], sizes["bench_brin_brin"])
 	windows := func(table string) func() float64 {
 		return func() float64 {
-			conn, err := ext.Acquire(ctx)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer conn.Release()
-			if _, err := conn.Exec(ctx, "SET enable_seqscan = off"); err != nil {
-				b.Fatal(err)
-			}
-			defer conn.Exec(ctx, "RESET enable_seqscan")
+			conn, release := settingConn(b, ext, "enable_seqscan", "off")
+			defer release()
 			r := rand.New(rand.NewPCG(7, 8))
 			began := time.Now()
 			for range 100 {
