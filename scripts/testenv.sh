@@ -321,7 +321,15 @@ fi
 in_use=()
 build_all_rootfs || log "some rootfs images could not be built"
 # The PostgreSQL servers are always stand-ins: they carry the sortid
-# extension, which the official images lack.
+# extension, which the official images lack. The three compile at once
+# (choose then finds them built). Only these are waited for: a dockerd
+# started above is a child of this shell too.
+pg_builds=()
+for major in 15 17 18; do
+	build_postgres "$major" >/dev/null &
+	pg_builds+=($!)
+done
+wait "${pg_builds[@]}"
 choose SORTID_TEST_POSTGRES_IMAGE "" build_postgres18
 choose SORTID_TEST_POSTGRES17_IMAGE "" build_postgres17
 choose SORTID_TEST_POSTGRES15_IMAGE "" build_postgres15
