@@ -225,29 +225,33 @@ func terminate(c testcontainers.Container) func() {
 }
 
 func startPostgres(ctx context.Context) (func(), error) {
-	if url := os.Getenv("SORTID_TEST_POSTGRES_URL"); url != "" {
-		servers.pgImage = "none (SORTID_TEST_POSTGRES_URL)"
-		return connectPostgres(ctx, url, func() {})
+	// A server named by a URL has no container: no PgBouncer 1.26 and no
+	// Docker network address (the tests that need them skip, saying so).
+	var c testcontainers.Container
+	url, stop := os.Getenv("SORTID_TEST_POSTGRES_URL"), func() {}
+	servers.pgImage = "none (SORTID_TEST_POSTGRES_URL)"
+	if url == "" {
+		var err error
+		servers.pgImage = os.Getenv("SORTID_TEST_POSTGRES_IMAGE")
+		if c, url, stop, err = runPostgres(ctx, servers.pgImage, bouncerPort); err != nil {
+			return stop, err
+		}
+		if servers.pgAddr, err = networkAddr(ctx, c, "5432"); err != nil {
+			return stop, err
+		}
 	}
-	servers.pgImage = os.Getenv("SORTID_TEST_POSTGRES_IMAGE")
-	c, url, stop, err := runPostgres(ctx, servers.pgImage, bouncerPort)
+	stop, err := connectPostgres(ctx, url, stop)
 	if err != nil {
-		return stop, err
-	}
-	if servers.pgAddr, err = networkAddr(ctx, c, "5432"); err != nil {
-		return stop, err
-	}
-	if stop, err = connectPostgres(ctx, url, stop); err != nil {
 		return stop, err
 	}
 	if servers.ext18, err = createExtensionDatabase(ctx, "PostgreSQL 18", servers.pgImage, c, servers.pg, url); err != nil {
 		return stop, err
 	}
-	stopExt := servers.ext18.pool.Close
-	if err := startPgBouncerIn(ctx, c); err != nil {
-		return func() { stopExt(); stop() }, err
+	stopAll := func() { servers.ext18.pool.Close(); stop() }
+	if c != nil {
+		err = startPgBouncerIn(ctx, c)
 	}
-	return func() { stopExt(); stop() }, nil
+	return stopAll, err
 }
 
 // startPostgres15 starts the second PostgreSQL, 15, on which the tests of
