@@ -8,11 +8,15 @@
 -- create if missing.
 --
 -- A KSUID is 20 bytes: 4-byte seconds since 2014-05-13 16:53:20 UTC, then
--- 16 payload bytes; as text, 27 base62 characters (0-9A-Za-z). An ObjectID
--- is 12 bytes: 4-byte seconds since 1970, then 8 more; as text, 24 hex
--- digits. Both sort by time as bytes, so a bytea key keeps time order
--- under every collation. A UUIDv7 is PostgreSQL's own uuid, which sorts
--- by time as it is.
+-- 16 payload bytes; as text, 27 base62 characters (0-9A-Za-z), which is
+-- what every client, tool and person writes. An ObjectID is 12 bytes:
+-- 4-byte seconds since 1970, then 8 more; as text, 24 hex digits. The
+-- domains hold that text, under the "C" collation, in which the text of
+-- either sorts as its bytes do, and so by time: a literal pasted into
+-- psql, a string from any driver and a typed ID all compare right with
+-- the built-in text operators, and an index serves =, IN, ranges and
+-- ORDER BY. A UUIDv7 is PostgreSQL's own uuid, which sorts by time as it
+-- is.
 
 BEGIN;
 -- Quiet, so that `sortid sql | psql -q` prints nothing but errors: no

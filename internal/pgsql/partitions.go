@@ -1,7 +1,6 @@
 package pgsql
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -163,18 +162,18 @@ func PartitionStatements(spec PartitionSpec, now time.Time) ([]string, error) {
 		// A partition's upper bound is read from pg_get_expr, printed
 		// under the block's settings, and compared with the cutoff as a
 		// value of the column's type.
-		valueType := "bytea"
+		valueType := `text COLLATE "C"`
 		if spec.IDType == "uuidv7" {
 			valueType = "uuid"
 		}
 		b.WriteString(header)
-		b.WriteString("\tcutoff constant pg_catalog." + valueType + " := " + cutoff.lo + ";\n\thi " + valueType + ";\n\tkeytype regtype;\n")
+		b.WriteString("\tcutoff constant pg_catalog." + valueType + " := " + cutoff.lo + ";\n\thi pg_catalog." + valueType + ";\n\tkeytype regtype;\n")
 		b.WriteString("BEGIN\n" + settings)
 		b.WriteString("\tPERFORM set_config('lock_timeout', '5s', true);\n")
-		// The bound is printed in the key type's text form: bytea's \x hex
-		// for the domains, but the ID's own text for the extension's
-		// types. Read as the key type, then as the value type, it is the
-		// bytes either way.
+		// The bound is printed in the key type's text form, the ID's text
+		// for the domains, a text column and the extension's types alike;
+		// read as the key type (which checks it), then compared as text
+		// in byte order.
 		b.WriteString(`	keytype := (SELECT a.atttypid::regtype FROM pg_partitioned_table pt
 		JOIN pg_attribute a ON a.attrelid = pt.partrelid AND a.attnum = pt.partattrs[0] WHERE pt.partrelid = parent);
 `)
@@ -204,32 +203,33 @@ func lengthMismatch(valueType string) string {
 	if valueType == "uuid" {
 		return "false"
 	}
-	return "octet_length(hi) <> octet_length(cutoff)"
+	return "length(hi) <> length(cutoff)"
 }
 
 // checkParentSQL is the part of the DO block that refuses a table that is
 // not partitioned by range on one column of the ID's type.
 func checkParentSQL(idType string) string {
-	types := "'bytea'::regtype"
-	want := "a ksuid, objectid or bytea column"
-	// The sortid extension's type of the ID (a base type, not a domain),
-	// whose input function reads the bounds' \x form.
-	extension := fmt.Sprintf("t.typtype = 'b' AND t.typname = %s AND EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid\n"+
-		"\t\t\t\t\tWHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND e.extname = 'sortid')", literal(idType))
+	// A KSUID or ObjectID key is text in byte order: the domain (over text
+	// COLLATE "C"), a text or varchar column with that collation (GORM's
+	// where nothing is installed), or the sortid extension's base type.
+	// Under any other collation the bounds would not be time order.
+	key := fmt.Sprintf(`(t.oid IN ('text'::regtype, 'varchar'::regtype) OR t.typbasetype IN ('text'::regtype, 'varchar'::regtype))
+					AND pt.partcollation[0] = 'pg_catalog."C"'::regcollation
+				OR t.typtype = 'b' AND t.typname = %s AND EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+					WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND e.extname = 'sortid')`, literal(idType))
+	want := `a ksuid or objectid column, or text COLLATE "C"`
 	if idType == "uuidv7" {
-		types = "'uuid'::regtype"
+		key = "t.oid = 'uuid'::regtype OR t.typbasetype = 'uuid'::regtype"
 		want = "a uuid column"
-		extension = "false"
 	}
 	return fmt.Sprintf(`	IF NOT EXISTS (SELECT FROM pg_partitioned_table pt
 			JOIN pg_attribute a ON a.attrelid = pt.partrelid AND a.attnum = pt.partattrs[0]
 			JOIN pg_type t ON t.oid = a.atttypid
 			WHERE pt.partrelid = parent AND pt.partstrat = 'r' AND pt.partnatts = 1
-				AND (t.oid = %[1]s OR t.typbasetype = %[1]s
-					OR %[3]s)) THEN
-		RAISE EXCEPTION 'sortid: %% is not partitioned BY RANGE on %[2]s', parent;
+				AND (%s)) THEN
+		RAISE EXCEPTION 'sortid: %% is not partitioned BY RANGE on %s', parent;
 	END IF;
-`, types, want, extension)
+`, key, want)
 }
 
 func (spec PartitionSpec) location() *time.Location {
@@ -418,10 +418,10 @@ func (spec PartitionSpec) rangeAt(current civilDate, n int) (partitionRange, err
 	return partitionRange{name: partitionName(spec.Table, suffix), start: start, end: end, lo: lo, hi: hi}, nil
 }
 
-// boundLiteral is the SQL value of the smallest ID of t: a bytea by
-// decode() for the bytea-based KSUID and ObjectID columns, a uuid for
-// UUIDv7. Neither holds a backslash, so standard_conforming_strings
-// cannot change what it reads.
+// boundLiteral is the SQL value of the smallest ID of t: its text form,
+// for the KSUID and ObjectID columns (the domains over text COLLATE "C",
+// the extension's types), a uuid for UUIDv7. Neither holds a backslash
+// or a quote, so no setting changes what it reads.
 func boundLiteral(idType string, t time.Time) (string, error) {
 	switch idType {
 	case "ksuid":
@@ -429,13 +429,13 @@ func boundLiteral(idType string, t time.Time) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return "pg_catalog.decode(" + literal(hex.EncodeToString(id[:])) + ", 'hex')", nil
+		return literal(id.String()), nil
 	case "objectid":
 		id, err := objectid.MinAt(t)
 		if err != nil {
 			return "", err
 		}
-		return "pg_catalog.decode(" + literal(hex.EncodeToString(id[:])) + ", 'hex')", nil
+		return literal(id.String()), nil
 	case "uuidv7":
 		id, err := uuidv7.MinAt(t)
 		if err != nil {
