@@ -6,11 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// TestCheckName: names of length checks fit PostgreSQL's 63 bytes, stay
+// TestCheckName: names of the ID columns' checks fit PostgreSQL's 63 bytes, stay
 // readable when short, and stay distinct for columns of a long table name
 // that differ only past the cut.
 func TestCheckName(t *testing.T) {
-	if got := checkName("users", "id"); got != "chk_users_id_length" {
+	if got := checkName("users", "id"); got != "chk_users_id_id" {
 		t.Errorf("checkName(users, id) = %q", got)
 	}
 	table := strings.Repeat("order_line_item_", 4)

@@ -1,11 +1,11 @@
 package gormplugin
 
 import (
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gorm.io/gorm"
@@ -22,11 +22,11 @@ import (
 // migrator is the one consulted.
 type dialector struct {
 	gorm.Dialector
-	binder *binder // the plugin's: WithTextIDColumns, the column types seen
+	checked *sync.Map // the tables whose ID columns passed checkColumns
 }
 
 func (d dialector) Migrator(db *gorm.DB) gorm.Migrator {
-	return migrator{Migrator: d.Dialector.Migrator(db), dialector: d.Dialector, db: db, binder: d.binder}
+	return migrator{Migrator: d.Dialector.Migrator(db), dialector: d, db: db}
 }
 
 // SavePoint and RollbackTo pass through the optional interface GORM looks
@@ -55,29 +55,20 @@ func (d dialector) Translate(err error) error {
 
 type migrator struct {
 	gorm.Migrator
-	dialector gorm.Dialector
+	dialector dialector
 	db        *gorm.DB
-	binder    *binder
 }
 
 // FullDataTypeOf gives ID fields without an explicit type the column type
-// of KSUIDColumnType or ObjectIDColumnType; other fields get the
-// dialector's.
+// of KSUIDColumnType, ObjectIDColumnType or UUIDColumnType, or on
+// PostgreSQL the ksuid or objectid type installed there; other fields get
+// the dialector's.
 func (m migrator) FullDataTypeOf(field *schema.Field) clause.Expr {
 	expr := m.Migrator.FullDataTypeOf(field)
-	k := fieldKind(field)
-	if _, typed := field.TagSettings["TYPE"]; typed || k == nil {
+	if !m.owns(field) {
 		return expr
 	}
-	idColumnType := columnType(m.dialector.Name(), k)
-	if k == idkind.UUIDv7 {
-		idColumnType = UUIDColumnType(m.dialector.Name())
-	} else if domain := m.postgresIDType(k); domain != "" {
-		idColumnType = domain
-	}
-	if idColumnType == "" {
-		return expr
-	}
+	idColumnType := m.columnTypeOf(fieldKind(field))
 	// Keep what GORM adds after the type (NOT NULL, DEFAULT, ...). The
 	// migrator's DataTypeOf is what FullDataTypeOf starts with; MySQL's
 	// migrator hides it (two embedded types both have one), and there it
@@ -88,11 +79,48 @@ func (m migrator) FullDataTypeOf(field *schema.Field) clause.Expr {
 	} else {
 		base = m.dialector.DataTypeOf(field)
 	}
-	if !strings.HasPrefix(expr.SQL, base) {
+	if idColumnType == "" || !strings.HasPrefix(expr.SQL, base) {
 		return expr
 	}
 	expr.SQL = idColumnType + expr.SQL[len(base):]
 	return expr
+}
+
+// owns reports whether the plugin picks the column type of field: an ID
+// field without a type tag.
+func (m migrator) owns(field *schema.Field) bool {
+	_, typed := field.TagSettings["TYPE"]
+	return !typed && fieldKind(field) != nil
+}
+
+// columnTypeOf is the column type for IDs of k on this database.
+func (m migrator) columnTypeOf(k *idkind.Kind) string {
+	dialect := m.dialector.Name()
+	if dialect == "postgres" && k != idkind.UUIDv7 {
+		if installed := m.installedType(k); installed != "" {
+			return installed
+		}
+	}
+	if k == idkind.UUIDv7 {
+		return UUIDColumnType(dialect)
+	}
+	return columnType(dialect, k)
+}
+
+// installedType returns the name of the PostgreSQL type of k (ksuid,
+// objectid) as the search path finds it: the sortid extension's, or the
+// domain over text that `sortid sql` installs; "" where there is
+// neither.
+func (m migrator) installedType(k *idkind.Kind) string {
+	var name *string
+	err := m.db.Raw(`SELECT format_type(t.oid, NULL) FROM pg_type t
+		WHERE t.oid = to_regtype(?) AND (t.typtype = 'd' AND t.typbasetype = 'text'::regtype
+			OR t.typtype = 'b' AND EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+				WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND e.extname = 'sortid'))`, k.PGType).Row().Scan(&name)
+	if err != nil || name == nil {
+		return ""
+	}
+	return *name
 }
 
 // BuildIndexOptions passes through to the dialect's migrator. GORM's own
@@ -114,22 +142,24 @@ func (m migrator) BuildIndexOptions(opts []schema.IndexOption, stmt *gorm.Statem
 
 // KSUIDColumnType returns the column type the plugin gives a KSUID field
 // in AutoMigrate for the named GORM dialect ("postgres", "sqlite",
-// "mysql"), or "" where it leaves the dialect's choice. Every type keeps
-// time order whatever the database's default collation: bytea on
-// PostgreSQL, where the plugin adds a CHECK on the length, so that the
-// column holds the raw bytes or the write fails; on SQLite and MySQL the
-// text form, which is what the IDs' driver.Valuer writes there, under a
-// binary collation.
+// "mysql") where no ksuid type is installed, or "" where it leaves the
+// dialect's choice. Each holds the text form, which is what the IDs'
+// Value method writes through any driver, under a collation that sorts it
+// by its bytes and so by time: varchar(27) COLLATE "C" on PostgreSQL,
+// with a CHECK of the text's grammar that the plugin adds; text on
+// SQLite, which compares bytewise by default; char(27) CHARACTER SET
+// ascii COLLATE ascii_bin on MySQL.
 func KSUIDColumnType(dialect string) string { return columnType(dialect, idkind.KSUID) }
 
-// ObjectIDColumnType is KSUIDColumnType for an ObjectID field.
+// ObjectIDColumnType is KSUIDColumnType for an ObjectID field: 24
+// characters, lowercase hex digits on PostgreSQL.
 func ObjectIDColumnType(dialect string) string { return columnType(dialect, idkind.ObjectID) }
 
 func columnType(dialect string, k *idkind.Kind) string {
 	n := strconv.Itoa(k.TextLen)
 	switch dialect {
 	case "postgres":
-		return "bytea"
+		return "varchar(" + n + `) COLLATE "C"`
 	case "sqlite":
 		return "text" // SQLite compares text bytewise (BINARY) by default
 	case "mysql":
@@ -138,93 +168,72 @@ func columnType(dialect string, k *idkind.Kind) string {
 	return ""
 }
 
-// postgresIDType returns, on PostgreSQL, the name of the type of k
-// (ksuid, objectid) as the search path finds it: the sortid extension's,
-// or the domain that `sortid sql` installs; "" where there is neither.
-func (m migrator) postgresIDType(k *idkind.Kind) string {
-	if m.dialector.Name() != "postgres" {
-		return ""
+// textCheck is the CHECK the plugin adds to a varchar ID column it makes
+// on PostgreSQL: the grammar of the ID's text, as the domains of
+// `sortid sql` check it, so that a value in another form is an error
+// rather than a row that lookups miss.
+func textCheck(k *idkind.Kind, column string) string {
+	c := quoteIdent(column)
+	if k == idkind.ObjectID {
+		return c + ` ~ '^[0-9a-f]{24}$'`
 	}
-	var domain *string
-	err := m.db.Raw(`SELECT format_type(t.oid, NULL) FROM pg_type t
-		WHERE t.oid = to_regtype(?) AND (t.typtype = 'd' AND t.typbasetype = 'bytea'::regtype
-			OR t.typtype = 'b' AND EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
-				WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND e.extname = 'sortid'))`, k.PGType).Row().Scan(&domain)
-	if err != nil || domain == nil {
-		return ""
-	}
-	return *domain
+	return c + ` ~ '^[0-9A-Za-z]{27}$' AND ` + c + ` <= 'aWgEPTl1tmebfsQzFP4bxwgy80V'`
 }
 
-// CreateTable, AddColumn and MigrateColumn give the bytea ID columns
-// the plugin makes on PostgreSQL a CHECK on their length (see
-// addLengthChecks). It is a constraint of its own rather than part of the
-// column type, where GORM would take its digits for a size to migrate.
+// CreateTable and AddColumn give the varchar ID columns the plugin makes
+// on PostgreSQL their CHECK (see addTextChecks). It is a constraint of its
+// own rather than part of the column type, where GORM would take it for
+// part of the type to migrate.
 func (m migrator) CreateTable(values ...any) error {
-	defer m.forgetColumns()
+	defer m.forgetChecked()
 	if err := m.Migrator.CreateTable(values...); err != nil {
 		return err
 	}
 	for _, value := range values {
-		if err := m.addLengthChecks(value, nil); err != nil {
+		if err := m.addTextChecks(value, nil); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// DropTable forgets the column types the plugin has read, as the
-// migrations that change them do.
+// DropTable forgets the tables the plugin has checked, as the migrations
+// that change them do.
 func (m migrator) DropTable(values ...any) error {
-	defer m.forgetColumns()
+	defer m.forgetChecked()
 	return m.Migrator.DropTable(values...)
 }
 
 func (m migrator) AddColumn(value any, name string) error {
-	defer m.forgetColumns()
+	defer m.forgetChecked()
 	if err := m.Migrator.AddColumn(value, name); err != nil {
 		return err
 	}
-	return m.addLengthChecks(value, &name)
+	return m.addTextChecks(value, &name)
 }
 
 // MigrateColumn keeps AutoMigrate from changing the type of an existing ID
-// column on PostgreSQL. Where the domains or the extension are installed,
-// a domain column (which PostgreSQL reports as bytea) and a bytea one keep
-// their type (converting a bytea column to the extension's type is a table
-// rewrite, for the user to run: see docs/postgresql.md); a bytea column
-// gets its length check. GORM would convert a text ID column with a cast
-// that turns each 27-character text into 27 bytes, a second format that
-// lookups by ID miss; and the plugin sends IDs to PostgreSQL as bytes,
-// which a text column would not find. So an untagged text ID column is an
-// error that names the column and the fix (or, under a collation that
-// misorders IDs, ErrMisorderingColumn); with WithTextIDColumns one under a
-// bytewise collation is kept.
+// column: GORM's cast of bytea to text would write each ID's 20 bytes as
+// their \x form, and of text to bytea each ID's text as 27 other bytes.
+// Such a column, or one whose collation misorders IDs, is an error naming
+// the column and the conversion (see checkColumns); one of the types the
+// plugin makes (varchar under a bytewise collation, a domain or the
+// extension's type) is kept.
 func (m migrator) MigrateColumn(value any, field *schema.Field, columnType gorm.ColumnType) error {
-	defer m.forgetColumns()
-	if !m.ownsPostgresColumn(field) {
+	defer m.forgetChecked()
+	if !m.owns(field) {
 		return m.Migrator.MigrateColumn(value, field, columnType)
 	}
-	switch strings.ToLower(columnType.DatabaseTypeName()) {
-	case "text", "varchar", "bpchar":
-		if err := m.checkTextColumnOrder(value, field); err != nil || m.binder.textIDs {
+	tableSQL, table := m.tableOf(value)
+	cols, err := readColumns(m.db.Statement.Context, m.db.Statement.ConnPool, m.dialector.Name(), tableSQL)
+	if err != nil {
+		return err
+	}
+	if c, ok := cols[field.DBName]; ok {
+		if err := c.check(table, field.DBName, fieldKind(field)); err != nil {
 			return err
 		}
-		_, table := m.tableOf(value)
-		return fmt.Errorf("%w: gormplugin: column %s.%s holds IDs as text, and the plugin sends IDs to PostgreSQL as bytes; "+
-			"convert it with ALTER TABLE %s ALTER COLUMN %s TYPE %s USING %s_from_text(%s) (after `sortid sql`), "+
-			"or keep text ID columns with gormplugin.WithTextIDColumns()",
-			ErrTextIDColumn, table, field.DBName, table, field.DBName, fieldKind(field).PGType, fieldKind(field).PGType, field.DBName)
-	case "bytea":
-		// GORM would ALTER the column to the domain on every AutoMigrate:
-		// PostgreSQL reports a domain column as its base type, bytea. A
-		// bytea column where the extension is installed stays bytea.
-		if m.postgresIDType(fieldKind(field)) == "" {
-			if err := m.Migrator.MigrateColumn(value, field, columnType); err != nil {
-				return err
-			}
-		}
-		return m.addLengthChecks(value, &field.DBName)
+		return nil
 	}
 	return m.Migrator.MigrateColumn(value, field, columnType)
 }
@@ -245,26 +254,15 @@ func (m migrator) tableOf(value any) (sql, name string) {
 	if stmt.TableExpr != nil {
 		return stmt.TableExpr.SQL, stmt.Table
 	}
-	return quoteIdent(stmt.Table), stmt.Table
+	return m.db.Statement.Quote(stmt.Table), stmt.Table
 }
 
-// ownsPostgresColumn reports whether field is an ID column whose type the
-// plugin chooses on PostgreSQL: an ID field without a type tag.
-func (m migrator) ownsPostgresColumn(field *schema.Field) bool {
-	_, typed := field.TagSettings["TYPE"]
-	k := fieldKind(field)
-	return !typed && m.dialector.Name() == "postgres" && k != nil &&
-		k != idkind.UUIDv7 // uuid is PostgreSQL's own; GORM migrates it as any other
-}
-
-// addLengthChecks adds, where it is missing, CHECK (octet_length(col) =
-// 20 or 12) to the plain bytea ID columns of value's table on PostgreSQL
-// (only to column only, if not nil); columns of the ksuid and objectid
-// domains have the check in their type. A bytea column takes any bytes;
-// the check turns a value in another format into an error instead of a
-// row that lookups miss. The table is the one of db.Table(...) if set,
-// and may be qualified by its schema.
-func (m migrator) addLengthChecks(value any, only *string) error {
+// addTextChecks adds, where it is missing, the CHECK of textCheck to the
+// varchar KSUID and ObjectID columns of value's table on PostgreSQL (to
+// column only, if not nil); columns of the domains and the extension's
+// types check their values themselves. The table is the one of
+// db.Table(...) if set, and may be qualified by its schema.
+func (m migrator) addTextChecks(value any, only *string) error {
 	if m.dialector.Name() != "postgres" {
 		return nil
 	}
@@ -274,7 +272,8 @@ func (m migrator) addLengthChecks(value any, only *string) error {
 	}
 	tableSQL, table := m.tableOf(value)
 	for _, field := range stmt.Schema.Fields {
-		if !m.ownsPostgresColumn(field) || field.DBName == "" || only != nil && *only != field.DBName {
+		k := fieldKind(field)
+		if !m.owns(field) || k == idkind.UUIDv7 || field.DBName == "" || only != nil && *only != field.DBName {
 			continue
 		}
 		name := checkName(table, field.DBName)
@@ -287,28 +286,27 @@ func (m migrator) addLengthChecks(value any, only *string) error {
 			return fmt.Errorf("gormplugin: looking for the check %s: %w", name, err)
 		}
 		if columnType == nil {
-			return fmt.Errorf("gormplugin: adding the length check of %s.%s: no such column", table, field.DBName)
+			return fmt.Errorf("gormplugin: adding the check of %s.%s: no such column", table, field.DBName)
 		}
-		if exists || *columnType != "bytea" {
+		if exists || !strings.HasPrefix(*columnType, "character varying") {
 			continue
 		}
-		err = m.db.Exec("ALTER TABLE "+tableSQL+" ADD CONSTRAINT ? CHECK (octet_length(?) = "+strconv.Itoa(fieldKind(field).Size)+")",
-			clause.Column{Name: name}, clause.Column{Name: field.DBName}).Error
+		err = m.db.Exec("ALTER TABLE " + tableSQL + " ADD CONSTRAINT " + quoteIdent(name) + " CHECK (" + textCheck(k, field.DBName) + ")").Error
 		if err != nil {
-			return fmt.Errorf("gormplugin: adding the length check of %s.%s: %w", table, field.DBName, err)
+			return fmt.Errorf("gormplugin: adding the check of %s.%s: %w", table, field.DBName, err)
 		}
 	}
 	return nil
 }
 
-// checkName names the length check of a column, within PostgreSQL's 63
-// bytes. A longer name is cut and ends in a hash of the whole: cut alone,
-// two columns of a long table name that differ only past the cut would
-// get one name, and addLengthChecks, finding it, would leave the second
-// column without its check.
+// checkName names the CHECK of a column, within PostgreSQL's 63 bytes. A
+// longer name is cut and ends in a hash of the whole: cut alone, two
+// columns of a long table name that differ only past the cut would get
+// one name, and addTextChecks, finding it, would leave the second column
+// without its check.
 func checkName(table, column string) string {
 	const maxLen = 63
-	name := "chk_" + table + "_" + column + "_length"
+	name := "chk_" + table + "_" + column + "_id"
 	if len(name) <= maxLen {
 		return name
 	}
@@ -322,41 +320,17 @@ func checkName(table, column string) string {
 	return name[:cut] + suffix
 }
 
-// checkTextColumnOrder asks PostgreSQL whether the column's collation
-// sorts base62 and hex digits by their bytes.
-func (m migrator) checkTextColumnOrder(value any, field *schema.Field) error {
-	tableSQL, table := m.tableOf(value)
-	var schemaName, collation string
-	err := m.db.Raw(`SELECT n.nspname, c.collname FROM pg_attribute a
-		JOIN pg_collation c ON c.oid = a.attcollation JOIN pg_namespace n ON n.oid = c.collnamespace
-		WHERE a.attrelid = to_regclass(?) AND a.attname = ?`, tableSQL, field.DBName).Row().Scan(&schemaName, &collation)
-	if err != nil {
-		return fmt.Errorf("gormplugin: reading the collation of %s.%s: %w", table, field.DBName, err)
-	}
-	// Pairs that byte order sorts one way and linguistic collations
-	// (ICU, glibc locales) the other, or mix up by case.
-	var bytewise bool
-	err = m.db.Raw(`SELECT bool_and((lo COLLATE ` + quoteIdent(schemaName) + "." + quoteIdent(collation) + `) < hi)
-		FROM (VALUES ('9'::text, 'A'::text), ('Z', 'a'), ('B', 'a'), ('Y', 'b')) AS pairs(lo, hi)`).Row().Scan(&bytewise)
-	if err != nil {
-		return fmt.Errorf("gormplugin: testing the collation %q of %s.%s: %w", collation, table, field.DBName, err)
-	}
-	if bytewise {
+// forgetChecked drops the tables checkColumns has passed, which a
+// migration may have changed.
+func (m migrator) forgetChecked() { m.dialector.checked.Clear() }
+
+func fieldKind(field *schema.Field) *idkind.Kind {
+	if field == nil {
 		return nil
 	}
-	return fmt.Errorf("%w: gormplugin: column %s.%s holds IDs as text under the collation %q, which does not sort them by time; "+
-		"AutoMigrate leaves it alone. Fix it with ALTER TABLE %s ALTER COLUMN %s TYPE text COLLATE \"C\" "+
-		"(or convert it to bytea with ksuid_from_text from `sortid sql`)",
-		ErrMisorderingColumn, table, field.DBName, collation, table, field.DBName)
+	k, _ := idkind.Of(field.FieldType)
+	return k
 }
-
-// forgetColumns drops the column types the plugin has read of this
-// database, which a migration may have changed.
-func (m migrator) forgetColumns() { m.binder.columns.forget() }
-
-// ErrMisorderingColumn is wrapped by the AutoMigrate error for an existing
-// ID column whose collation does not sort IDs by time.
-var ErrMisorderingColumn = errors.New("ID column in a misordering collation")
 
 func quoteIdent(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -24,20 +25,10 @@ type Plugin struct {
 	newKSUID    func() (ksuid.KSUID, error)
 	newObjectID func() (objectid.ObjectID, error)
 	newUUID     func() (uuidv7.UUID, error)
-	binder      *binder
 }
 
 // An Option configures the Plugin.
 type Option func(*Plugin)
-
-// WithTextIDColumns is for a PostgreSQL database that keeps its ID columns
-// as text (text COLLATE "C", which earlier versions of the plugin made):
-// AutoMigrate keeps such columns, and an ID whose column the plugin cannot
-// see (raw SQL) goes as its text form. Values compared with a column go
-// in that column's form either way (see the package doc).
-func WithTextIDColumns() Option {
-	return func(p *Plugin) { p.binder.textIDs = true }
-}
 
 // WithKSUIDGenerator makes the plugin take KSUIDs from g. The default is
 // ksuid.NewGenerator(ksuid.WithMonotonic()): see New.
@@ -67,7 +58,6 @@ func New(opts ...Option) *Plugin {
 		newKSUID:    ksuid.NewGenerator(ksuid.WithMonotonic()).New,
 		newObjectID: func() (objectid.ObjectID, error) { return objectid.New(), nil },
 		newUUID:     uuidv7.NewGenerator().New,
-		binder:      &binder{},
 	}
 	for _, opt := range opts {
 		opt(p)
@@ -78,31 +68,54 @@ func New(opts ...Option) *Plugin {
 // Name implements gorm.Plugin.
 func (*Plugin) Name() string { return "sortid" }
 
-// Initialize implements gorm.Plugin: it registers the create callback,
-// binds the values of each statement by the columns they meet (see
-// binder), and wraps the dialector so that AutoMigrate picks
-// order-keeping column types.
+// Initialize implements gorm.Plugin: it registers the create callback
+// that assigns IDs, the check of each table's ID columns before the first
+// statement on it runs (see checkColumns), and wraps the dialector so
+// that AutoMigrate picks order-keeping column types.
 func (p *Plugin) Initialize(db *gorm.DB) error {
-	if _, ok := db.Dialector.(dialector); !ok {
-		// A binder of its own per database, so that a Plugin installed
-		// on two keeps their column types apart.
-		b := &binder{textIDs: p.binder.textIDs}
-		db.Dialector = dialector{Dialector: db.Dialector, binder: b}
-		if err := b.install(db); err != nil {
-			return err
+	d, ok := db.Dialector.(dialector)
+	if !ok {
+		// A record of checked tables of its own per database, so that a
+		// Plugin installed on two keeps them apart.
+		d = dialector{Dialector: db.Dialector, checked: new(sync.Map)}
+		db.Dialector = d
+	}
+	cb := db.Callback()
+	checks := []struct {
+		name   string
+		before func(string) callbackRegisterer
+	}{
+		{"gorm:query", func(n string) callbackRegisterer { return cb.Query().Before(n) }},
+		{"gorm:create", func(n string) callbackRegisterer { return cb.Create().Before(n) }},
+		{"gorm:update", func(n string) callbackRegisterer { return cb.Update().Before(n) }},
+		{"gorm:delete", func(n string) callbackRegisterer { return cb.Delete().Before(n) }},
+		{"gorm:row", func(n string) callbackRegisterer { return cb.Row().Before(n) }},
+	}
+	for _, c := range checks {
+		if err := c.before(c.name).Register("sortid:check_columns", d.checkColumns); err != nil {
+			return fmt.Errorf("gormplugin: registering the column check: %w", err)
 		}
 	}
-	err := db.Callback().Create().
+	err := cb.Create().
 		After("gorm:before_create").
 		Before("gorm:save_before_associations").
 		Register("sortid:assign_ids", p.assignIDs)
 	if err != nil {
-		return err
+		return fmt.Errorf("gormplugin: registering the ID callback: %w", err)
 	}
-	return db.Callback().Create().
+	err = cb.Create().
 		After("gorm:create").
 		Before("gorm:commit_or_rollback_transaction").
 		Register("sortid:upsert_ids", readBackUpsertIDs)
+	if err != nil {
+		return fmt.Errorf("gormplugin: registering the upsert callback: %w", err)
+	}
+	return nil
+}
+
+// callbackRegisterer is what GORM's processor.Before returns.
+type callbackRegisterer interface {
+	Register(name string, fn func(*gorm.DB)) error
 }
 
 // Tag is the struct tag that asks the plugin to fill a field other than

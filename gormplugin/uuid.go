@@ -1,11 +1,7 @@
 package gormplugin
 
 import (
-	"errors"
 	"reflect"
-	"sync"
-
-	"gorm.io/gorm/schema"
 
 	"github.com/sortid/sortid/internal/idkind"
 	"github.com/sortid/sortid/uuidv7"
@@ -21,9 +17,10 @@ func WithUUIDGenerator(g *uuidv7.Generator) Option {
 // UUIDColumnType returns the column type the plugin gives a UUID field
 // (uuidv7.UUID, Go 1.27's uuid.UUID, google/uuid's UUID) in AutoMigrate
 // for the named GORM dialect, or "" where it leaves the dialect's choice:
-// PostgreSQL's uuid; BINARY(16) on MySQL and MariaDB, where the plugin
-// writes the 16 bytes, which sort by time; and text on SQLite, which
-// compares the text form bytewise, in time order.
+// PostgreSQL's uuid; on MySQL and MariaDB char(36) CHARACTER SET ascii
+// COLLATE ascii_bin, the text form that a UUID's Value method writes and
+// any string compared with it is, in byte order, which is time order; and
+// text on SQLite, which compares bytewise.
 func UUIDColumnType(dialect string) string {
 	switch dialect {
 	case "postgres":
@@ -31,7 +28,7 @@ func UUIDColumnType(dialect string) string {
 	case "sqlite":
 		return "text"
 	case "mysql":
-		return "binary(16)"
+		return "char(36) CHARACTER SET ascii COLLATE ascii_bin"
 	}
 	return ""
 }
@@ -45,26 +42,10 @@ func (p *Plugin) newUUIDOf(t reflect.Type) (any, error) {
 	return reflect.ValueOf(id).Convert(t).Interface(), nil
 }
 
-// ErrUUIDText is wrapped, beside uuidv7's parse error, by the error for a
-// string compared with a UUID column on MySQL (BINARY(16)) that is not
-// the text form of a UUID.
-var ErrUUIDText = errors.New("not the text form of a UUID")
-
-// typedUUIDColumns caches hasTypedUUIDColumn per parsed model, as
-// textIDColumns does hasTextIDColumn.
-var typedUUIDColumns sync.Map // *schema.Schema -> bool
-
-// hasTypedUUIDColumn reports whether s has a UUID field with a type tag.
-func hasTypedUUIDColumn(s *schema.Schema) bool {
-	if v, ok := typedUUIDColumns.Load(s); ok {
-		return v.(bool)
+// mysqlColumnType is the column type the plugin makes on MySQL for k.
+func mysqlColumnType(k *idkind.Kind) string {
+	if k == idkind.UUIDv7 {
+		return UUIDColumnType("mysql")
 	}
-	has := false
-	for _, f := range s.Fields {
-		if _, typed := f.TagSettings["TYPE"]; typed && fieldKind(f) == idkind.UUIDv7 {
-			has = true
-		}
-	}
-	typedUUIDColumns.Store(s, has)
-	return has
+	return columnType("mysql", k)
 }

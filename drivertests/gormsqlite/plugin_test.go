@@ -363,8 +363,8 @@ func TestColumnTypes(t *testing.T) {
 		ksuid   bool
 		want    string
 	}{
-		{"postgres", true, "bytea"},
-		{"postgres", false, "bytea"},
+		{"postgres", true, `varchar(27) COLLATE "C"`},
+		{"postgres", false, `varchar(24) COLLATE "C"`},
 		{"mysql", true, "char(27) CHARACTER SET ascii COLLATE ascii_bin"},
 		{"mysql", false, "char(24) CHARACTER SET ascii COLLATE ascii_bin"},
 		{"sqlserver", true, ""},

@@ -147,7 +147,7 @@ func TestUUIDColumnTypes(t *testing.T) {
 			t.Errorf("%s.%s is %q, %v; want text", c.table, c.column, typ, err)
 		}
 	}
-	for dialect, want := range map[string]string{"postgres": "uuid", "mysql": "binary(16)", "sqlite": "text", "sqlserver": ""} {
+	for dialect, want := range map[string]string{"postgres": "uuid", "mysql": "char(36) CHARACTER SET ascii COLLATE ascii_bin", "sqlite": "text", "sqlserver": ""} {
 		if got := gormplugin.UUIDColumnType(dialect); got != want {
 			t.Errorf("UUIDColumnType(%q) = %q, want %q", dialect, got, want)
 		}
