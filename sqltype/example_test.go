@@ -53,23 +53,20 @@ func ExampleInstallSQL() {
 		panic(err)
 	}
 	for _, line := range strings.Split(script, "\n") {
-		if strings.HasPrefix(line, "CREATE OR REPLACE FUNCTION ksuid") || strings.HasPrefix(line, "\tCREATE DOMAIN ") {
+		if strings.HasPrefix(line, "CREATE OR REPLACE FUNCTION ") || strings.HasPrefix(line, "\tCREATE DOMAIN ") {
 			fmt.Println(strings.TrimSpace(line))
 		}
 	}
 	// Output:
-	// CREATE DOMAIN ksuid AS bytea
+	// CREATE DOMAIN ksuid AS text COLLATE "C"
+	// CREATE OR REPLACE FUNCTION bytea_to_ksuid(id bytea) RETURNS ksuid
+	// CREATE OR REPLACE FUNCTION ksuid_to_bytea(id ksuid) RETURNS bytea
 	// CREATE OR REPLACE FUNCTION ksuid_generate() RETURNS ksuid
-	// CREATE OR REPLACE FUNCTION ksuid_to_text(id bytea) RETURNS text
+	// CREATE OR REPLACE FUNCTION ksuid_to_text(id ksuid) RETURNS text
 	// CREATE OR REPLACE FUNCTION ksuid_from_text(text_form text) RETURNS ksuid
-	// CREATE OR REPLACE FUNCTION ksuid_time(id bytea) RETURNS timestamptz
+	// CREATE OR REPLACE FUNCTION ksuid_time(id ksuid) RETURNS timestamptz
 	// CREATE OR REPLACE FUNCTION ksuid_min_at(t timestamptz) RETURNS ksuid
 	// CREATE OR REPLACE FUNCTION ksuid_max_at(t timestamptz) RETURNS ksuid
-	// CREATE OR REPLACE FUNCTION ksuid_lt(a ksuid, b ksuid) RETURNS boolean
-	// CREATE OR REPLACE FUNCTION ksuid_le(a ksuid, b ksuid) RETURNS boolean
-	// CREATE OR REPLACE FUNCTION ksuid_gt(a ksuid, b ksuid) RETURNS boolean
-	// CREATE OR REPLACE FUNCTION ksuid_ge(a ksuid, b ksuid) RETURNS boolean
-	// CREATE OR REPLACE FUNCTION ksuid_ne(a ksuid, b ksuid) RETURNS boolean
 }
 
 // Keep a hook the pool has already.

@@ -14,14 +14,16 @@ import (
 // named, the text that `sortid sql [ksuid|objectid|uuidv7]` prints; with
 // none, of all three. Its parts:
 //
-//   - "ksuid": the domain ksuid (bytea of 20 bytes), the functions
-//     ksuid_generate, ksuid_to_text, ksuid_from_text, ksuid_time,
-//     ksuid_min_at and ksuid_max_at, and the operators <, <=, >, >= and
-//     <> on two ksuids, which make a comparison with the text form an
-//     error rather than a wrong answer (see the package doc). It creates
-//     the pgcrypto extension (ksuid_generate's random source) if missing.
-//   - "objectid": the domain objectid (bytea of 12 bytes), its operators,
-//     objectid_to_text, objectid_from_text and objectid_time.
+//   - "ksuid": the domain ksuid (text COLLATE "C", checked to be 27
+//     base62 characters no greater than the largest KSUID), the functions
+//     ksuid_generate, ksuid_to_text, ksuid_from_text, ksuid_to_bytea,
+//     bytea_to_ksuid, ksuid_time, ksuid_min_at and ksuid_max_at, the
+//     extension's names and results. It creates the pgcrypto extension
+//     (ksuid_generate's random source) if missing.
+//   - "objectid": the domain objectid (text COLLATE "C", 24 lowercase hex
+//     digits), objectid_to_text, objectid_from_text, objectid_to_bytea,
+//     bytea_to_objectid, objectid_time, objectid_min_at and
+//     objectid_max_at.
 //   - "uuidv7": uuidv7_generate, uuidv7_time, uuidv7_min_at and
 //     uuidv7_max_at on PostgreSQL's uuid type, and nothing else; pgcrypto
 //     only on a server before 18 (on 18 uuidv7_generate is uuidv7()).

@@ -27,8 +27,8 @@ var ErrPartitions = pgsql.ErrPartitions
 
 // PartitionSpec says which range partitions a table partitioned by its ID
 // gets. The table must exist, partitioned BY RANGE on one column of the
-// ID's type: the ksuid or objectid domain (or bytea) for KSUIDs and
-// ObjectIDs, uuid for UUIDv7s.
+
+
 //
 //	CREATE TABLE events (id ksuid NOT NULL DEFAULT ksuid_generate(), body jsonb)
 //		PARTITION BY RANGE (id);

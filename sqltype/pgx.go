@@ -10,19 +10,13 @@ import (
 	"github.com/sortid/sortid/internal/idkind"
 )
 
-// Register teaches m to encode sortid's ID types by the column type: raw
-// bytes for bytea, text otherwise. Where m does not know the column type
-// (QueryExecModeExec, the simple protocol, a type registered after the
-// connection was made) it refuses an ID with an error wrapping
-// ErrUntypedParameter; see RegisterBytea. Call it once per connection,
+// Register teaches m to encode sortid's ID types by the column type: the
+// text form for text and the domains of `sortid sql`, a uuid's 16 bytes,
+// raw bytes for a bytea column, and where m does not know the column's
+// type (QueryExecModeExec, the simple protocol) the text form, which
+// every column type sortid makes reads. Call it once per connection,
 // before the connection is used.
 func Register(m *pgtype.Map) {
-	register(m, refuseCodec{})
-}
-
-// register is Register with codec for the parameters whose type m does
-// not know: refuseCodec, or bytea for RegisterBytea.
-func register(m *pgtype.Map, untyped pgtype.Codec) {
 	// pgx offers a value to each wrapper in turn until the codec of the
 	// target column accepts what a wrapper makes of it. The bytes form
 	// comes first, so bytea gets raw bytes in either format; text columns
@@ -32,14 +26,16 @@ func register(m *pgtype.Map, untyped pgtype.Codec) {
 	// column as its 16 bytes through pgx's own uuid codec.
 	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapAsBytes, tryWrapAsUUID, tryWrapAsText}, m.TryWrapEncodePlanFuncs...)
 
-	registerUntyped(m, untyped)
+	registerUntyped(m)
 }
 
-// AfterConnect registers the ID types on a new connection, and the
-// database's ksuid and objectid types where it has them (in any schema):
-// the sortid extension's, or the domains of InstallSQL, so that their
-// values go in and come out as raw bytes in binary format. It has the
-// signature pgx wants for a hook, so one line does it for a pool,
+// AfterConnect registers the ID types on a new connection, and the sortid
+// extension's ksuid and objectid types where the database has them (in
+// any schema), so that their values go in and come out as raw bytes in
+// binary format, and a []ksuid.KSUID goes as an array in every query
+// mode. Nothing needs it to be right: without it every ID goes as its
+// text, which the types and the domains read. It has the signature pgx
+// wants for a hook, so one line does it for a pool,
 //
 //	cfg.AfterConnect = sqltype.AfterConnect
 //
@@ -47,9 +43,9 @@ func register(m *pgtype.Map, untyped pgtype.Codec) {
 //
 //	db := stdlib.OpenDB(connConfig, stdlib.OptionAfterConnect(sqltype.AfterConnect))
 //
-// Install the domains before connections are made: a connection registers
-// what the database has when it connects. To keep a hook of your own, see
-// AfterConnectThen.
+// A connection registers what the database has when it connects: one made
+// before CREATE EXTENSION sends text, which stays right. To keep a hook of
+// your own, see AfterConnectThen.
 func AfterConnect(ctx context.Context, conn *pgx.Conn) error {
 	Register(conn.TypeMap())
 	return registerTypes(ctx, conn)
@@ -71,25 +67,17 @@ func AfterConnectThen(next func(context.Context, *pgx.Conn) error) func(context.
 	}
 }
 
-// registerTypes registers the database's ID types to conn's type map,
-// in any schema: the domains ksuid and objectid over bytea (InstallSQL's)
-// as bytea, and the sortid extension's base types of those names with
-// their own codec; arrays of each too. Without this pgx does not know
-// their OIDs and sends the text form, which the domains' CHECK refuses.
-//
-// An ID whose parameter type pgx does not know (QueryExecModeExec, the
-// simple protocol) is still refused where the database has the
-// extension: its text form would be right for the types and for text
-// columns, but a plain bytea column (one GORM made before the extension
-// came, say) would read it as 27 other bytes and match the wrong rows.
+// registerTypes registers the sortid extension's base types ksuid and
+// objectid, in any schema, and arrays of them, with their own codec:
+// binary in both directions. The domains of `sortid sql` need nothing:
+// they are text.
 func registerTypes(ctx context.Context, conn *pgx.Conn) error {
-	rows, err := conn.Query(ctx, `SELECT t.oid, t.typname, t.typarray, n.nspname, t.typtype = 'b' FROM pg_type t
+	rows, err := conn.Query(ctx, `SELECT t.oid, t.typname, t.typarray, n.nspname FROM pg_type t
 		JOIN pg_namespace n ON n.oid = t.typnamespace
-		WHERE t.typname IN ('ksuid', 'objectid') AND (t.typtype = 'd' AND t.typbasetype = 'bytea'::regtype
-			OR t.typtype = 'b' AND t.typlen = CASE t.typname WHEN 'ksuid' THEN 20 ELSE 12 END
-				AND EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
-					WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND e.extname = 'sortid'))
-		ORDER BY t.typtype, n.nspname`,
+		WHERE t.typname IN ('ksuid', 'objectid') AND t.typtype = 'b' AND t.typlen = CASE t.typname WHEN 'ksuid' THEN 20 ELSE 12 END
+			AND EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+				WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND e.extname = 'sortid')
+		ORDER BY n.nspname`,
 		pgx.QueryExecModeSimpleProtocol)
 	if err != nil {
 		return fmt.Errorf("sqltype: looking up the ksuid and objectid types: %w", err)
@@ -97,10 +85,9 @@ func registerTypes(ctx context.Context, conn *pgx.Conn) error {
 	type idType struct {
 		oid, array   uint32
 		name, schema string
-		base         bool
 	}
 	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (t idType, err error) {
-		err = r.Scan(&t.oid, &t.name, &t.array, &t.schema, &t.base)
+		err = r.Scan(&t.oid, &t.name, &t.array, &t.schema)
 		return t, err
 	})
 	if err != nil {
@@ -108,15 +95,11 @@ func registerTypes(ctx context.Context, conn *pgx.Conn) error {
 	}
 	m := conn.TypeMap()
 	for _, f := range found {
-		var codec pgtype.Codec = pgtype.ByteaCodec{}
 		kind := idkind.KSUID
 		if f.name == "objectid" {
 			kind = idkind.ObjectID
 		}
-		if f.base {
-			codec = extensionCodec{kind}
-		}
-		t := &pgtype.Type{Name: f.schema + "." + f.name, OID: f.oid, Codec: codec}
+		t := &pgtype.Type{Name: f.schema + "." + f.name, OID: f.oid, Codec: extensionCodec{kind}}
 		m.RegisterType(t)
 		if f.array != 0 {
 			m.RegisterType(&pgtype.Type{Name: f.schema + "._" + f.name, OID: f.array, Codec: &pgtype.ArrayCodec{ElementType: t}})
