@@ -27,8 +27,8 @@ var ErrPartitions = pgsql.ErrPartitions
 
 // PartitionSpec says which range partitions a table partitioned by its ID
 // gets. The table must exist, partitioned BY RANGE on one column of the
-
-
+// ID's type: for KSUIDs and ObjectIDs the ksuid or objectid type (the
+// extension's or the domain) or text COLLATE "C", for UUIDv7s uuid.
 //
 //	CREATE TABLE events (id ksuid NOT NULL DEFAULT ksuid_generate(), body jsonb)
 //		PARTITION BY RANGE (id);
