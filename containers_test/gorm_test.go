@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/sortid/sortid/gormplugin"
 	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/sqltype"
 )
 
 type gormUser struct {
@@ -79,18 +79,24 @@ func openGORMWith(t *testing.T, dialector gorm.Dialector, opts ...gormplugin.Opt
 	return db
 }
 
-// assertByteaIDColumns checks that AutoMigrate made the ID columns bytea
-// with a CHECK on their length.
-func assertByteaIDColumns(t *testing.T, db *gorm.DB, columns ...[2]string) {
+// assertTextIDColumns checks that AutoMigrate made the ID columns
+// varchar(n) COLLATE "C" with the CHECK of the ID's text.
+func assertTextIDColumns(t *testing.T, db *gorm.DB, size int, columns ...[2]string) {
 	t.Helper()
 	for _, col := range columns {
-		var dataType, check string
-		err := db.Raw(`SELECT c.data_type, coalesce((SELECT pg_get_constraintdef(k.oid) FROM pg_constraint k
+		var dataType, collation, check string
+		var length int
+		err := db.Raw(`SELECT c.data_type, coalesce(c.character_maximum_length, 0), coalesce(c.collation_name, ''),
+				coalesce((SELECT pg_get_constraintdef(k.oid) FROM pg_constraint k
 				WHERE k.conrelid = to_regclass(c.table_name) AND k.contype = 'c'
 				AND k.conkey = ARRAY[(SELECT attnum FROM pg_attribute WHERE attrelid = to_regclass(c.table_name) AND attname = c.column_name)]), '')
-			FROM information_schema.columns c WHERE c.table_name = ? AND c.column_name = ?`, col[0], col[1]).Row().Scan(&dataType, &check)
-		if err != nil || dataType != "bytea" || check != "CHECK ((octet_length("+col[1]+") = 20))" {
-			t.Errorf("%s.%s is %s %q (%v); want bytea CHECK ((octet_length(%s) = 20))", col[0], col[1], dataType, check, err, col[1])
+			FROM information_schema.columns c WHERE c.table_name = ? AND c.column_name = ?`, col[0], col[1]).Row().Scan(&dataType, &length, &collation, &check)
+		grammar := "'^[0-9A-Za-z]{27}$'"
+		if size == 24 {
+			grammar = "'^[0-9a-f]{24}$'"
+		}
+		if err != nil || dataType != "character varying" || length != size || collation != "C" || !strings.Contains(check, grammar) {
+			t.Errorf("%s.%s is %s(%d) COLLATE %q %q (%v); want varchar(%d) COLLATE \"C\" with a CHECK of %s", col[0], col[1], dataType, length, collation, check, err, size, grammar)
 		}
 	}
 }
@@ -102,24 +108,24 @@ func TestGORMPostgresICUDatabase(t *testing.T) {
 
 	db := openGORM(t, name, simulatedTime())
 
-	// The ID columns are bytea with a length check, whatever the
-	// database's ICU default collation.
-	assertByteaIDColumns(t, db, [2]string{"gorm_users", "id"}, [2]string{"gorm_orders", "id"}, [2]string{"gorm_orders", "user_id"})
+	// The ID columns are varchar COLLATE "C" with the CHECK of the text,
+	// whatever the database's ICU default collation.
+	assertTextIDColumns(t, db, 27, [2]string{"gorm_users", "id"}, [2]string{"gorm_orders", "id"}, [2]string{"gorm_orders", "user_id"})
 	if err := db.AutoMigrate(&gormUser{}, &gormOrder{}); err != nil {
 		t.Fatalf("a second AutoMigrate: %v", err)
 	}
-	assertByteaIDColumns(t, db, [2]string{"gorm_users", "id"})
+	assertTextIDColumns(t, db, 27, [2]string{"gorm_users", "id"})
 
 	assertGORMTimeOrder(t, db)
-	var shortest, longest int
-	if err := db.Raw("SELECT min(octet_length(id)), max(octet_length(id)) FROM gorm_users").Row().Scan(&shortest, &longest); err != nil || shortest != 20 || longest != 20 {
-		t.Errorf("stored IDs of %d to %d bytes (%v); want 20", shortest, longest, err)
+	var bad int
+	if err := db.Raw("SELECT count(*) FROM gorm_users WHERE id !~ '^[0-9A-Za-z]{27}$'").Row().Scan(&bad); err != nil || bad != 0 {
+		t.Errorf("%d stored IDs not in the text form (%v)", bad, err)
 	}
 }
 
 // TestGORMPostgresOtherPaths covers what users meet besides a fresh
-// AutoMigrate: an ObjectID key, an explicit type:bytea tag, and ID
-// columns that an earlier version made text.
+// AutoMigrate: an ObjectID key, the types `sortid sql` installs, an
+// explicit type tag, and ID columns another tool made.
 func TestGORMPostgresOtherPaths(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
@@ -137,17 +143,49 @@ func TestGORMPostgresOtherPaths(t *testing.T) {
 		if err := db.Where("id = ?", s.ID).First(&back).Error; err != nil || back.ID != s.ID {
 			t.Errorf("lookup by ObjectID: %v, %v", back.ID, err)
 		}
-		var n int
-		var check string
-		db.Raw("SELECT octet_length(id) FROM gorm_sessions").Row().Scan(&n)
-		db.Raw("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'chk_gorm_sessions_id_length'").Row().Scan(&check)
-		if n != 12 || check != "CHECK ((octet_length(id) = 12))" {
-			t.Errorf("stored %d bytes under %q; want 12 under CHECK ((octet_length(id) = 12))", n, check)
+		assertTextIDColumns(t, db, 24, [2]string{"gorm_sessions", "id"})
+		var stored string
+		if err := db.Raw("SELECT id FROM gorm_sessions").Row().Scan(&stored); err != nil || stored != s.ID.String() {
+			t.Errorf("stored %q (%v); want %s", stored, err, s.ID)
+		}
+		if err := db.Exec("INSERT INTO gorm_sessions (id, name) VALUES (?, 'x')", strings.ToUpper(s.ID.String()[:23])+"0").Error; err == nil ||
+			!strings.Contains(err.Error(), "violates check constraint") {
+			t.Errorf("uppercase hex into the ObjectID column: %v; want its check violated", err)
 		}
 	})
-	t.Run("type:bytea tag", func(t *testing.T) {
+	t.Run("the domains of sortid sql", func(t *testing.T) {
+		name := icuDatabase(t, ctx)
+		db := openGORMWith(t, gormpostgres.Open(gormDSN(name)))
+		sqlDB, _ := db.DB()
+		script, err := sqltype.InstallSQL("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sqlDB.ExecContext(ctx, script); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if err := db.AutoMigrate(&gormUser{}, &gormSession{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var types string
+		if err := db.Raw(`SELECT string_agg(format_type(atttypid, NULL), ',' ORDER BY attrelid::regclass::text)
+			FROM pg_attribute WHERE attrelid IN ('gorm_users'::regclass, 'gorm_sessions'::regclass) AND attname = 'id'`).Row().Scan(&types); err != nil || types != "objectid,ksuid" {
+			t.Errorf("ID columns: %q (%v); want objectid,ksuid", types, err)
+		}
+		u := gormUser{Email: "d@x"}
+		if err := db.Create(&u).Error; err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		if err := db.Model(&gormUser{}).Where("id = ?", u.ID.String()).Count(&n).Error; err != nil || n != 1 {
+			t.Errorf("lookup by the text: %d (%v)", n, err)
+		}
+	})
+	t.Run("type:text tag", func(t *testing.T) {
 		type tagged struct {
-			ID   ksuid.KSUID `gorm:"type:bytea"`
+			ID   ksuid.KSUID `gorm:"type:text COLLATE \"C\""`
 			Name string
 		}
 		db := openGORM(t, icuDatabase(t, ctx))
@@ -158,78 +196,59 @@ func TestGORMPostgresOtherPaths(t *testing.T) {
 		if err := db.Create(&row).Error; err != nil {
 			t.Fatal(err)
 		}
-		var n int
+		var stored string
 		var back tagged
-		if err := db.Raw("SELECT octet_length(id) FROM taggeds").Row().Scan(&n); err != nil || n != 20 {
-			t.Errorf("type:bytea holds %d bytes (%v); want 20", n, err)
+		if err := db.Raw("SELECT id FROM taggeds").Row().Scan(&stored); err != nil || stored != row.ID.String() {
+			t.Errorf("type:text holds %q (%v); want %s", stored, err, row.ID)
 		}
 		if err := db.Where("id = ?", row.ID).First(&back).Error; err != nil || back.ID != row.ID {
 			t.Errorf("lookup by ID: %v, %v", back.ID, err)
 		}
 	})
-	t.Run("existing text COLLATE C: an error, or kept by WithTextIDColumns or a type tag", func(t *testing.T) {
+	t.Run("existing text COLLATE C is kept", func(t *testing.T) {
 		name := icuDatabase(t, ctx)
 		db := openGORMWith(t, gormpostgres.Open(gormDSN(name)))
 		if err := db.Exec(`CREATE TABLE gorm_users (id text COLLATE "C" PRIMARY KEY, email varchar(191), name text)`).Error; err != nil {
 			t.Fatal(err)
 		}
-		// The plugin sends IDs as bytes, which a text column would not
-		// find: an untagged text ID column is an error that says so.
-		err := db.AutoMigrate(&gormUser{})
-		if !errors.Is(err, gormplugin.ErrTextIDColumn) || !strings.Contains(err.Error(), "ksuid_from_text(id)") ||
-			!strings.Contains(err.Error(), "WithTextIDColumns") {
-			t.Fatalf("AutoMigrate over a text COLLATE \"C\" ID column: %v; want ErrTextIDColumn with the conversion and the option", err)
+		if err := db.AutoMigrate(&gormUser{}); err != nil {
+			t.Fatalf("AutoMigrate over a text COLLATE \"C\" ID column: %v", err)
 		}
-		type textUser struct {
-			ID    ksuid.KSUID `gorm:"type:text COLLATE \"C\""`
-			Email string      `gorm:"size:191"`
-			Name  string
-		}
-		for _, simple := range []bool{false, true} {
-			dialector := gormpostgres.New(gormpostgres.Config{DSN: gormDSN(name), PreferSimpleProtocol: simple})
-			withOption := openGORMWith(t, dialector, gormplugin.WithTextIDColumns())
-			if err := withOption.AutoMigrate(&gormUser{}); err != nil {
-				t.Fatalf("AutoMigrate with WithTextIDColumns: %v", err)
-			}
-			for _, tc := range []struct {
-				name string
-				db   *gorm.DB
-				new  func() any
-			}{
-				{"WithTextIDColumns", withOption, func() any { return &gormUser{Email: fmt.Sprintf("opt%v@x", simple)} }},
-				{"type tag", openGORMWith(t, dialector).Model(&textUser{}), func() any { return &textUser{Email: fmt.Sprintf("tag%v@x", simple)} }},
-			} {
-				u := tc.new()
-				if err := tc.db.Table("gorm_users").Create(u).Error; err != nil {
-					t.Fatal(err)
-				}
-				id := reflect.ValueOf(u).Elem().Field(0).Interface().(ksuid.KSUID)
-				var stored string
-				var n int64
-				tc.db.Raw("SELECT id FROM gorm_users WHERE id = ?", id.String()).Row().Scan(&stored)
-				tc.db.Table("gorm_users").Where("id = ?", id).Count(&n)
-				if stored != id.String() || n != 1 {
-					t.Errorf("%s, simple=%v: stored %q and a lookup by ID finds %d rows; want the text form and 1", tc.name, simple, stored, n)
-				}
-			}
-		}
-	})
-	t.Run("existing text under ICU is an error", func(t *testing.T) {
-		name := icuDatabase(t, ctx)
-		db := openGORMWith(t, gormpostgres.Open(gormDSN(name)))
-		if err := db.Exec(`CREATE TABLE gorm_users (id text PRIMARY KEY, email varchar(191), name text)`).Error; err != nil {
+		u := gormUser{Email: "kept@x"}
+		if err := db.Create(&u).Error; err != nil {
 			t.Fatal(err)
 		}
-		err := db.AutoMigrate(&gormUser{})
-		if !errors.Is(err, gormplugin.ErrMisorderingColumn) || !strings.Contains(err.Error(), "gorm_users.id") || !strings.Contains(err.Error(), `"default"`) {
-			t.Errorf("AutoMigrate over a text ID column in an ICU database: %v; want ErrMisorderingColumn naming gorm_users.id", err)
-		}
-		var typ string
+		var typ, stored string
 		db.Raw("SELECT data_type FROM information_schema.columns WHERE table_name = 'gorm_users' AND column_name = 'id'").Row().Scan(&typ)
-		if typ != "text" {
-			t.Errorf("the column became %s", typ)
+		db.Raw("SELECT id FROM gorm_users").Row().Scan(&stored)
+		if typ != "text" || stored != u.ID.String() {
+			t.Errorf("the column is %s holding %q; want text holding %s", typ, stored, u.ID)
 		}
 	})
+	for _, tc := range []struct {
+		name, colType string
+		want          error
+	}{
+		{"existing text under ICU is an error", "text", gormplugin.ErrMisorderingColumn},
+		{"existing bytea is an error", "bytea", gormplugin.ErrColumnType},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := icuDatabase(t, ctx)
+			db := openGORMWith(t, gormpostgres.Open(gormDSN(name)))
+			if err := db.Exec(`CREATE TABLE gorm_users (id ` + tc.colType + ` PRIMARY KEY, email varchar(191), name text)`).Error; err != nil {
+				t.Fatal(err)
+			}
+			err := db.AutoMigrate(&gormUser{})
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), "gorm_users.id") {
+				t.Errorf("AutoMigrate over a %s ID column: %v; want %v naming gorm_users.id", tc.colType, err, tc.want)
+			}
+			var typ string
+			db.Raw("SELECT data_type FROM information_schema.columns WHERE table_name = 'gorm_users' AND column_name = 'id'").Row().Scan(&typ)
+			if typ != tc.colType {
+				t.Errorf("the column became %s", typ)
+			}
+		})
+	}
 }
 
 // simulatedTime gives the plugin a monotonic generator whose clock moves
@@ -336,7 +355,7 @@ func TestGORMPostgresAssociationsAndConcurrency(t *testing.T) {
 }
 
 // gormLongNamed has a table name long enough that the names of its two
-// columns' length checks differ only past PostgreSQL's 63 bytes.
+// columns' checks differ only past PostgreSQL's 63 bytes.
 type gormLongNamed struct {
 	ParentOrderID ksuid.KSUID `gorm:"primaryKey"`
 	ParentOwnerID ksuid.KSUID
@@ -347,7 +366,7 @@ func (gormLongNamed) TableName() string {
 }
 
 // TestGORMPostgresLongTableName: each ID column of a table with a long
-// name gets its own length check, also after a second AutoMigrate.
+// name gets its own check, also after a second AutoMigrate.
 func TestGORMPostgresLongTableName(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
@@ -358,14 +377,14 @@ func TestGORMPostgresLongTableName(t *testing.T) {
 		}
 	}
 	table := gormLongNamed{}.TableName()
-	assertByteaIDColumns(t, db, [2]string{table, "parent_order_id"}, [2]string{table, "parent_owner_id"})
+	assertTextIDColumns(t, db, 27, [2]string{table, "parent_order_id"}, [2]string{table, "parent_owner_id"})
 	sqlDB, err := db.DB()
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = sqlDB.ExecContext(ctx, "INSERT INTO "+table+" (parent_order_id, parent_owner_id) VALUES ($1, $2)",
-		ksuid.New().Bytes(), []byte("0qjBBlJIfbVLKwnJn4xpLGDr00e"))
+		ksuid.New().String(), "0qjBBlJIfbVLKwnJn4xpLGDr00-")
 	if err == nil || !strings.Contains(err.Error(), "violates check constraint") {
-		t.Errorf("27 bytes into the second ID column: %v; want its check violated", err)
+		t.Errorf("27 characters that are no KSUID into the second ID column: %v; want its check violated", err)
 	}
 }
