@@ -12,9 +12,6 @@
 //   - [github.com/sortid/sortid/uuidv7]: UUIDv7 (RFC 9562), 16 bytes, 36
 //     characters; a strictly increasing generator; converts to and from
 //     the standard library's and google/uuid's UUID.
-//   - [github.com/sortid/sortid/sqlbytes]: the IDs as raw bytes through
-//     database/sql drivers that see only driver.Valuer (lib/pq, bun's
-//     pgdriver, go-sql-driver/mysql).
 //
 // Each adapter is a module of its own that requires its driver and the
 // core:

@@ -369,7 +369,7 @@ func TestPostgresReadMatrix(t *testing.T) {
 			for _, p := range paths {
 				for _, form := range paramForms {
 					for _, op := range readOps() {
-						got, err := p.run(ctx, fmt.Sprintf(op.sql, "id::text", table), op.args(s, form)...)
+						got, err := p.run(ctx, fmt.Sprintf(op.sql, "id::text AS text_form", table), op.args(s, form)...)
 						want := mapAll(toAny(op.want), func(v any) string { return wantOf(v.(int)) })
 						c := cell{p.name, s.name, label, form, op.name, "correct", ""}
 						switch {

@@ -18,14 +18,13 @@ import (
 
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
-	"github.com/sortid/sortid/sqlbytes"
 	"github.com/sortid/sortid/sqltype"
 )
 
 // The database/sql tools that see only driver.Valuer (lib/pq, sqlx on it,
-// bun with either driver) on the ksuid and objectid domains: with the IDs
-// as sqlbytes types they store the raw bytes, in time order; with the ID
-// types themselves they send the text form, which the domain refuses.
+// bun with either driver) on the ksuid and objectid domains: the ID types
+// themselves send their text, which the domains hold, in time order; a
+// string that is no ID the domain refuses.
 
 // toolRow is one row of the tools' table: a key, an ObjectID, and a
 // nullable KSUID.
@@ -52,10 +51,10 @@ func toolRows(t *testing.T) []toolRow {
 // tool is one way of reaching PostgreSQL, as its users write it.
 type tool struct {
 	name string
-	// insert writes rows into table with the IDs as sqlbytes types.
+	// insert writes rows into table.
 	insert func(ctx context.Context, table string, rows []toolRow) error
-	// insertPlain writes one row with the ID types themselves.
-	insertPlain func(ctx context.Context, table string, row toolRow) error
+	// insertText writes one row with its ID as a string.
+	insertText func(ctx context.Context, table string, id string) error
 	// ids reads the keys between from and to, both included, ordered by
 	// key; the zero KSUID and ksuid.Max read the whole table.
 	ids func(ctx context.Context, table string, from, to ksuid.KSUID) ([]ksuid.KSUID, error)
@@ -72,10 +71,7 @@ func TestToolsOnDomains(t *testing.T) {
 	urlDSN := (&url.URL{Scheme: "postgres", User: url.UserPassword(c.User, c.Password),
 		Host: fmt.Sprintf("%s:%d", c.Host, c.Port), Path: "/" + c.Database, RawQuery: "sslmode=disable"}).String()
 
-	// lib/pq sends a []byte as bytes in text format, which PostgreSQL
-	// reads as text, unless binary_parameters is on; see
-	// TestLibPQWithoutBinaryParameters.
-	pq, err := sql.Open("postgres", keyValueDSN+" binary_parameters=yes")
+	pq, err := sql.Open("postgres", keyValueDSN)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,9 +91,9 @@ func TestToolsOnDomains(t *testing.T) {
 			table := pgTable(t, ctx, servers.pg, "id ksuid PRIMARY KEY, session objectid NOT NULL, parent ksuid")
 			rows := toolRows(t)
 			if err := tl.insert(ctx, table, rows); err != nil {
-				t.Fatalf("insert with sqlbytes types: %v", err)
+				t.Fatalf("insert: %v", err)
 			}
-			assertRawForms(t, ctx, table, len(rows))
+			assertTextForms(t, ctx, table, len(rows))
 			ids := make([]ksuid.KSUID, len(rows))
 			for i, r := range rows {
 				ids[i] = r.ID
@@ -113,31 +109,30 @@ func TestToolsOnDomains(t *testing.T) {
 			}
 			assertOrder(t, got, idsInWindow(ids))
 
-			// The counter-case: the ID types go as text, and the domain
-			// refuses it instead of storing 27 bytes.
-			err = tl.insertPlain(ctx, table, toolRow{ID: ksuid.New(), Session: objectid.New()})
+			// The counter-case: text that is no KSUID, the domain refuses.
+			err = tl.insertText(ctx, table, "0qjBBlJIfbVLKwnJn4xpLGDr00-")
 			if err == nil || !strings.Contains(err.Error(), "value for domain ksuid violates check constraint") {
-				t.Errorf("insert of ksuid.KSUID: %v; want the domain's check violation", err)
+				t.Errorf("insert of a string that is no KSUID: %v; want the domain's check violation", err)
 			}
 		})
 	}
 }
 
-// assertRawForms checks, with pgx, that table holds n rows of raw IDs:
-// 20 and 12 bytes, and the parent NULL on every other row.
-func assertRawForms(t *testing.T, ctx context.Context, table string, n int) {
+// assertTextForms checks, with pgx, that table holds n rows of IDs in
+// their text form, and the parent NULL on every other row.
+func assertTextForms(t *testing.T, ctx context.Context, table string, n int) {
 	t.Helper()
 	var total, badID, badSession, badParent, parents int
 	err := servers.pg.QueryRow(ctx, `SELECT count(*),
-		count(*) FILTER (WHERE octet_length(id) <> 20),
-		count(*) FILTER (WHERE octet_length(session) <> 12),
-		count(*) FILTER (WHERE octet_length(parent) <> 20),
+		count(*) FILTER (WHERE id !~ '^[0-9A-Za-z]{27}$'),
+		count(*) FILTER (WHERE session !~ '^[0-9a-f]{24}$'),
+		count(*) FILTER (WHERE parent !~ '^[0-9A-Za-z]{27}$'),
 		count(parent) FROM `+table).Scan(&total, &badID, &badSession, &badParent, &parents)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if total != n || badID != 0 || badSession != 0 || badParent != 0 || parents != n/2 {
-		t.Errorf("%d rows (want %d); not 20 bytes: %d ids, %d parents; not 12 bytes: %d sessions; %d parents (want %d)",
+		t.Errorf("%d rows (want %d); not a KSUID's text: %d ids, %d parents; not an ObjectID's: %d sessions; %d parents (want %d)",
 			total, n, badID, badParent, badSession, parents, n/2)
 	}
 }
@@ -158,19 +153,18 @@ func databaseSQLTool(name string, db *sql.DB) tool {
 				return err
 			}
 			for _, r := range rows {
-				if _, err := stmt.ExecContext(ctx, sqlbytes.KSUID(r.ID), sqlbytes.ObjectID(r.Session), sqlbytes.NullKSUID(r.Parent)); err != nil {
+				if _, err := stmt.ExecContext(ctx, r.ID, r.Session, r.Parent); err != nil {
 					return err
 				}
 			}
 			return tx.Commit()
 		},
-		insertPlain: func(ctx context.Context, table string, r toolRow) error {
-			_, err := db.ExecContext(ctx, "INSERT INTO "+table+" (id, session, parent) VALUES ($1, $2, $3)", r.ID, r.Session, r.Parent)
+		insertText: func(ctx context.Context, table string, id string) error {
+			_, err := db.ExecContext(ctx, "INSERT INTO "+table+" (id, session) VALUES ($1, $2)", id, objectid.New())
 			return err
 		},
 		ids: func(ctx context.Context, table string, from, to ksuid.KSUID) ([]ksuid.KSUID, error) {
-			rows, err := db.QueryContext(ctx, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id",
-				sqlbytes.KSUID(from), sqlbytes.KSUID(to))
+			rows, err := db.QueryContext(ctx, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", from, to)
 			if err != nil {
 				return nil, err
 			}
@@ -190,13 +184,6 @@ func databaseSQLTool(name string, db *sql.DB) tool {
 
 // sqlxItem is a row as sqlx users declare it.
 type sqlxItem struct {
-	ID      sqlbytes.KSUID     `db:"id"`
-	Session sqlbytes.ObjectID  `db:"session"`
-	Parent  sqlbytes.NullKSUID `db:"parent"`
-}
-
-// sqlxPlainItem declares the ID types themselves.
-type sqlxPlainItem struct {
 	ID      ksuid.KSUID       `db:"id"`
 	Session objectid.ObjectID `db:"session"`
 	Parent  ksuid.NullKSUID   `db:"parent"`
@@ -211,7 +198,7 @@ func sqlxTool(name string, db *sqlx.DB) tool {
 			for batch := range slices.Chunk(rows, 500) {
 				items := make([]sqlxItem, len(batch))
 				for i, r := range batch {
-					items[i] = sqlxItem{sqlbytes.KSUID(r.ID), sqlbytes.ObjectID(r.Session), sqlbytes.NullKSUID(r.Parent)}
+					items[i] = sqlxItem(r)
 				}
 				if _, err := db.NamedExecContext(ctx, "INSERT INTO "+table+insert, items); err != nil {
 					return err
@@ -219,17 +206,16 @@ func sqlxTool(name string, db *sqlx.DB) tool {
 			}
 			return nil
 		},
-		insertPlain: func(ctx context.Context, table string, r toolRow) error {
-			_, err := db.NamedExecContext(ctx, "INSERT INTO "+table+insert, sqlxPlainItem(r))
+		insertText: func(ctx context.Context, table string, id string) error {
+			_, err := db.ExecContext(ctx, "INSERT INTO "+table+" (id, session) VALUES ($1, $2)", id, objectid.New())
 			return err
 		},
 		ids: func(ctx context.Context, table string, from, to ksuid.KSUID) ([]ksuid.KSUID, error) {
 			var items []sqlxItem
-			err := db.SelectContext(ctx, &items, "SELECT id, session, parent FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id",
-				sqlbytes.KSUID(from), sqlbytes.KSUID(to))
+			err := db.SelectContext(ctx, &items, "SELECT id, session, parent FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", from, to)
 			ids := make([]ksuid.KSUID, len(items))
 			for i, it := range items {
-				ids[i] = ksuid.KSUID(it.ID)
+				ids[i] = it.ID
 			}
 			return ids, err
 		},
@@ -239,13 +225,6 @@ func sqlxTool(name string, db *sqlx.DB) tool {
 // bunItem is a row as bun users declare a model; the table name is set
 // per query.
 type bunItem struct {
-	ID      sqlbytes.KSUID     `bun:"id,pk"`
-	Session sqlbytes.ObjectID  `bun:"session"`
-	Parent  sqlbytes.NullKSUID `bun:"parent"`
-}
-
-// bunPlainItem declares the ID types themselves.
-type bunPlainItem struct {
 	ID      ksuid.KSUID       `bun:"id,pk"`
 	Session objectid.ObjectID `bun:"session"`
 	Parent  ksuid.NullKSUID   `bun:"parent"`
@@ -258,55 +237,25 @@ func bunTool(name string, db *bun.DB) tool {
 		insert: func(ctx context.Context, table string, rows []toolRow) error {
 			items := make([]bunItem, len(rows))
 			for i, r := range rows {
-				items[i] = bunItem{sqlbytes.KSUID(r.ID), sqlbytes.ObjectID(r.Session), sqlbytes.NullKSUID(r.Parent)}
+				items[i] = bunItem(r)
 			}
 			_, err := db.NewInsert().Model(&items).ModelTableExpr(table).Exec(ctx)
 			return err
 		},
-		insertPlain: func(ctx context.Context, table string, r toolRow) error {
-			item := bunPlainItem(r)
-			_, err := db.NewInsert().Model(&item).ModelTableExpr(table).Exec(ctx)
+		insertText: func(ctx context.Context, table string, id string) error {
+			_, err := db.NewInsert().Model(&map[string]any{"id": id, "session": objectid.New().String()}).ModelTableExpr(table).Exec(ctx)
 			return err
 		},
 		ids: func(ctx context.Context, table string, from, to ksuid.KSUID) ([]ksuid.KSUID, error) {
 			var items []bunItem
 			err := db.NewSelect().Model(&items).ModelTableExpr(table+" AS bun_item").
-				Where("id BETWEEN ? AND ?", sqlbytes.KSUID(from), sqlbytes.KSUID(to)).Order("id").Scan(ctx)
+				Where("id BETWEEN ? AND ?", from, to).Order("id").Scan(ctx)
 			ids := make([]ksuid.KSUID, len(items))
 			for i, it := range items {
-				ids[i] = ksuid.KSUID(it.ID)
+				ids[i] = it.ID
 			}
 			return ids, err
 		},
 	}
 }
 
-// TestLibPQWithoutBinaryParameters: without binary_parameters=yes, lib/pq
-// sends the raw bytes of sqlbytes types as text, which PostgreSQL refuses
-// (the bytes are not UTF-8) instead of storing anything. The README says
-// to set it.
-func TestLibPQWithoutBinaryParameters(t *testing.T) {
-	needServers(t)
-	ctx := testContext(t)
-	if err := sqltype.Install(ctx, servers.pg, ""); err != nil {
-		t.Fatal(err)
-	}
-	c := servers.pgConfig.ConnConfig
-	db, err := sql.Open("postgres", fmt.Sprintf("host=%s port=%d user=%s password=%s dbname=%s sslmode=disable",
-		c.Host, c.Port, c.User, c.Password, c.Database))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	table := pgTable(t, ctx, servers.pg, "id ksuid PRIMARY KEY")
-	// 0xF5 in the second byte is never valid UTF-8 there.
-	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
-	_, err = db.ExecContext(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", sqlbytes.KSUID(id))
-	if err == nil || !strings.Contains(err.Error(), `invalid byte sequence for encoding "UTF8"`) {
-		t.Errorf("insert without binary_parameters: %v; want PostgreSQL's invalid byte sequence error", err)
-	}
-	var n int
-	if err := servers.pg.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n); err != nil || n != 0 {
-		t.Errorf("%d rows stored (%v); want none", n, err)
-	}
-}

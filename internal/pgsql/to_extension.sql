@@ -6,31 +6,47 @@
 --
 --   sortid sql to-extension | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
 --
--- What it does:
---   1. renames the domains ksuid and objectid and the script's functions
+-- Before it changes anything it looks at every object that uses the
+-- domains, the install's functions or a column of the domains, and stops,
+-- naming each one, where it could not carry one over: a view, rule,
+-- policy, trigger, CHECK, generated column, expression or partial index,
+-- publication column list or function that uses them; for a table
+-- partitioned by an ID column (made anew, see 4), also a comment, column
+-- privilege, row security, publication, statistics object, identity or
+-- storage option on it. Drop such an object, convert, and create it
+-- again. It touches only the install's own functions, found by their
+-- exact signatures: a function of yours named ksuid_... stays as it is.
+-- It also stops if the domains' schema is not on the search path, where
+-- the extension's operators, unlike text's, would not be found.
+--
+-- What it does then:
+--   1. renames the domains ksuid and objectid and the install's functions
 --      (ksuid_generate, ksuid_to_text, ...) to sortid_old_<name>;
 --   2. creates the extension in the domains' schema;
 --   3. drops the foreign keys that involve a column of the domains;
 --   4. converts every column of the domains (and arrays of them) to the
---      types, one ALTER TABLE per table: each such table is rewritten and
---      its indexes rebuilt, under an ACCESS EXCLUSIVE lock. A table
---      partitioned by such a column cannot have its key's type changed, so
---      it is made anew (columns, defaults, constraints, indexes, owner and
---      privileges) and its partitions, converted one by one, are attached
---      to it with their bounds;
---   5. puts back the foreign keys and the columns' defaults (a default of
---      ksuid_generate() becomes the extension's ksuid_generate());
---   6. drops the renamed domains, operators and functions.
--- A view, rule or other object that still uses a converted column or an
--- old function makes it stop, naming it: drop the view, convert, create it
--- again. Triggers and row-level security policies of a partitioned table
--- are not copied to its new parent: the script refuses such a table.
+--      types, one ALTER TABLE per table (a partitioned table's columns
+--      with its partitions'): each such table is rewritten and its
+--      indexes rebuilt, under an ACCESS EXCLUSIVE lock; indexes,
+--      constraints, statistics, privileges, comments, row security and
+--      publications stay. A table partitioned by such a column cannot
+--      have its key's type changed, so it is made anew (columns, defaults,
+--      constraints, indexes, owner and privileges) and its partitions,
+--      converted one by one, are attached to it with their bounds;
+--   5. puts back the foreign keys and the defaults (a default of
+--      ksuid_generate() becomes the extension's ksuid_generate(), with the
+--      same text);
+--   6. drops the renamed domains and functions.
 
 BEGIN;
 SET LOCAL client_min_messages = warning;
 DO $sortid$
 DECLARE
 	schema_name name;
+	on_path boolean;
+	domains oid[];
+	procs oid[];
+	problems text[];
 	r record;
 	fk record;
 	part record;
@@ -40,45 +56,127 @@ DECLARE
 	cols text;
 	parts text[];
 	bounds text[];
-	old_types oid[];
-	new_type text;
-	new_array text;
 	i int;
 BEGIN
 	PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('sortid install'));
+	SELECT min(n.nspname), count(DISTINCT n.nspname) AS schemas INTO r
+	FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
+	WHERE t.typtype = 'd' AND t.typname IN ('ksuid', 'objectid') AND t.typbasetype = 'pg_catalog.text'::pg_catalog.regtype;
+	schema_name := r.min;
+	on_path := schema_name = ANY (pg_catalog.current_schemas(false));
 	-- The session's settings do not change what is read and written
-	-- back: bounds print as \x hex (which the types read), literals
-	-- as standard strings, and names qualified, from the catalog's own
-	-- functions only.
-	PERFORM pg_catalog.set_config('bytea_output', 'hex', true);
+	-- back: literals as standard strings, and names qualified, from the
+	-- catalog's own functions only.
 	PERFORM pg_catalog.set_config('standard_conforming_strings', 'on', true);
 	PERFORM pg_catalog.set_config('search_path', 'pg_catalog', true);
 	IF EXISTS (SELECT FROM pg_extension WHERE extname = 'sortid') THEN
 		RAISE EXCEPTION 'sortid: this database has the sortid extension already; nothing to convert';
 	END IF;
-	SELECT min(n.nspname), count(DISTINCT n.nspname) AS schemas INTO r
-	FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
-	WHERE t.typtype = 'd' AND t.typname IN ('ksuid', 'objectid') AND t.typbasetype = 'bytea'::regtype;
 	IF r.schemas = 0 THEN
 		RAISE EXCEPTION 'sortid: this database has no ksuid or objectid domain; install the extension with CREATE EXTENSION sortid';
 	ELSIF r.schemas > 1 THEN
 		RAISE EXCEPTION 'sortid: the ksuid and objectid domains are in more than one schema; convert by hand (see docs/postgresql.md)';
+	ELSIF NOT on_path THEN
+		RAISE EXCEPTION 'sortid: the domains are in the schema %, which is not on the search path: the domains compare with text''s operators from anywhere, the extension''s types only with their own, found on the search path; nothing was changed', schema_name
+			USING HINT = format('Put %I on the search path of the database (ALTER DATABASE ... SET search_path) and of this session, and run it again.', schema_name);
 	END IF;
-	schema_name := r.min;
+	domains := ARRAY(SELECT t.oid FROM pg_type t WHERE t.typnamespace = schema_name::regnamespace
+			AND t.typtype = 'd' AND t.typname IN ('ksuid', 'objectid')
+		UNION ALL SELECT t.typarray FROM pg_type t WHERE t.typnamespace = schema_name::regnamespace
+			AND t.typtype = 'd' AND t.typname IN ('ksuid', 'objectid'));
+	-- The install's functions, by their exact signatures.
+	procs := ARRAY(SELECT p FROM unnest(ARRAY[
+			'ksuid_generate()', 'ksuid_to_text(%1$I.ksuid)', 'ksuid_from_text(text)', 'ksuid_to_bytea(%1$I.ksuid)',
+			'bytea_to_ksuid(bytea)', 'ksuid_time(%1$I.ksuid)', 'ksuid_min_at(timestamptz)', 'ksuid_max_at(timestamptz)',
+			'objectid_to_text(%1$I.objectid)', 'objectid_from_text(text)', 'objectid_to_bytea(%1$I.objectid)',
+			'bytea_to_objectid(bytea)', 'objectid_time(%1$I.objectid)', 'objectid_min_at(timestamptz)', 'objectid_max_at(timestamptz)',
+			'uuidv7_generate()', 'uuidv7_time(uuid)', 'uuidv7_min_at(timestamptz)', 'uuidv7_max_at(timestamptz)']) AS sig,
+		LATERAL to_regprocedure(format('%1$I.' || sig, schema_name)) AS p WHERE p IS NOT NULL);
 
-	-- 1. The domains and functions of `sortid sql` step aside.
-	FOR r IN SELECT t.typname FROM pg_type t
-		WHERE t.typnamespace = schema_name::regnamespace AND t.typtype = 'd' AND t.typname IN ('ksuid', 'objectid') LOOP
+	-- 0. What it could not carry over, all of it named at once.
+	WITH
+	-- The columns to convert.
+	converted AS (
+		SELECT a.attrelid, a.attnum FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+		WHERE a.atttypid = ANY (domains) AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p', 'f')),
+	-- Tables partitioned by one of them, which are made anew.
+	rebuilt AS (
+		SELECT DISTINCT pt.partrelid AS oid FROM pg_partitioned_table pt JOIN converted v
+			ON v.attrelid = pt.partrelid AND v.attnum = ANY (pt.partattrs::int2[])),
+	-- Defaults that call ksuid_generate() or uuidv7_generate() and nothing
+	-- else, which step 5 points at the extension's.
+	generator_defaults AS (
+		SELECT d.oid FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+		WHERE a.attgenerated = ''
+			AND pg_get_expr(d.adbin, d.adrelid) ~ '^\(?([a-z_0-9"]+\.)?(ksuid|uuidv7)_generate\(\)\)?(::[a-z ]+)?$'),
+	uses AS (
+		-- Objects that use the domains: only table columns may.
+		SELECT d.classid, d.objid, d.objsubid FROM pg_depend d
+		WHERE d.refclassid = 'pg_type'::regclass AND d.refobjid = ANY (domains) AND d.deptype = 'n'
+			AND NOT (d.classid = 'pg_class'::regclass AND d.objsubid > 0
+				AND (SELECT relkind FROM pg_class WHERE oid = d.objid) IN ('r', 'p', 'f'))
+			AND NOT (d.classid = 'pg_proc'::regclass AND d.objid = ANY (procs))
+		UNION
+		-- Objects that use the install's functions: only such defaults.
+		SELECT d.classid, d.objid, d.objsubid FROM pg_depend d
+		WHERE d.refclassid = 'pg_proc'::regclass AND d.refobjid = ANY (procs) AND d.deptype = 'n'
+			AND NOT (d.classid = 'pg_attrdef'::regclass AND d.objid IN (SELECT oid FROM generator_defaults))
+			AND NOT (d.classid = 'pg_proc'::regclass AND d.objid = ANY (procs))
+		UNION
+		-- Objects that use a converted column: only plain indexes, keys,
+		-- NOT NULL, the column's own default, and statistics objects,
+		-- which ALTER COLUMN ... TYPE rebuilds.
+		SELECT d.classid, d.objid, d.objsubid FROM pg_depend d JOIN converted v
+			ON d.refclassid = 'pg_class'::regclass AND d.refobjid = v.attrelid AND d.refobjsubid = v.attnum
+		WHERE d.deptype IN ('n', 'a')
+			AND NOT (d.classid = 'pg_class'::regclass AND EXISTS (SELECT FROM pg_index x
+				WHERE x.indexrelid = d.objid AND x.indexprs IS NULL AND x.indpred IS NULL
+					AND NOT EXISTS (SELECT FROM pg_constraint k WHERE k.conindid = x.indexrelid AND k.contype = 'x')))
+			AND NOT (d.classid = 'pg_constraint'::regclass
+				AND (SELECT contype FROM pg_constraint WHERE oid = d.objid) IN ('p', 'u', 'f', 'n'))
+			AND NOT (d.classid = 'pg_attrdef'::regclass AND EXISTS (SELECT FROM pg_attrdef ad JOIN pg_attribute a
+				ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+				WHERE ad.oid = d.objid AND a.attrelid = v.attrelid AND a.attnum = v.attnum AND a.attgenerated = ''))
+			AND NOT (d.classid = 'pg_statistic_ext'::regclass
+				AND (SELECT stxexprs IS NULL FROM pg_statistic_ext WHERE oid = d.objid))
+			AND NOT (d.classid = 'pg_class'::regclass AND d.objid = v.attrelid) -- the table itself
+	)
+	SELECT array_agg(DISTINCT pg_describe_object(u.classid, u.objid, u.objsubid)) INTO problems FROM uses u;
+	IF problems IS NOT NULL THEN
+		RAISE EXCEPTION 'sortid: nothing was converted: these use the ksuid or objectid domains, their functions or their columns in a way the conversion would not keep: %', array_to_string(problems, '; ')
+			USING HINT = 'Drop each (keep its definition), run the conversion, and create it again.';
+	END IF;
+	-- A table partitioned by an ID column is made anew, which keeps only
+	-- its columns, defaults, constraints, indexes, owner and privileges.
+	SELECT array_agg(format('%s (%s)', c.oid::regclass, what)) INTO problems
+	FROM pg_class c JOIN pg_partitioned_table pt ON pt.partrelid = c.oid,
+		LATERAL (VALUES
+			(obj_description(c.oid, 'pg_class') IS NOT NULL, 'a comment'),
+			(EXISTS (SELECT FROM pg_description WHERE objoid = c.oid AND classoid = 'pg_class'::regclass AND objsubid > 0), 'a column comment'),
+			(EXISTS (SELECT FROM pg_attribute WHERE attrelid = c.oid AND attacl IS NOT NULL), 'column privileges'),
+			(c.relrowsecurity OR c.relforcerowsecurity, 'row security'),
+			(EXISTS (SELECT FROM pg_policy WHERE polrelid = c.oid), 'policies'),
+			(EXISTS (SELECT FROM pg_trigger WHERE tgrelid = c.oid AND NOT tgisinternal), 'triggers'),
+			(EXISTS (SELECT FROM pg_rewrite WHERE ev_class = c.oid), 'rules'),
+			(EXISTS (SELECT FROM pg_publication_rel WHERE prrelid = c.oid), 'a publication'),
+			(EXISTS (SELECT FROM pg_statistic_ext WHERE stxrelid = c.oid), 'statistics objects'),
+			(EXISTS (SELECT FROM pg_attribute WHERE attrelid = c.oid AND (attidentity <> '' OR attgenerated <> '')), 'identity or generated columns'),
+			(c.reloptions IS NOT NULL OR c.relreplident <> 'd', 'storage or replica identity options'),
+			(EXISTS (SELECT FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhrelid WHERE i.inhparent = c.oid AND p.relkind = 'p'), 'partitions partitioned themselves'),
+			(c.relispartition, 'it is a partition itself')) AS x(found, what)
+	WHERE x.found AND EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum = ANY (pt.partattrs::int2[]) AND a.atttypid = ANY (domains));
+	IF problems IS NOT NULL THEN
+		RAISE EXCEPTION 'sortid: nothing was converted: a table partitioned by an ID column is made anew, and these would be lost: %', array_to_string(problems, '; ')
+			USING HINT = 'Remove each (keep its definition), run the conversion, and put it back; or convert the table by hand (docs/postgresql.md).';
+	END IF;
+
+	-- 1. The domains and the install's functions step aside.
+	FOR r IN SELECT t.typname FROM pg_type t WHERE t.oid = ANY (domains) AND t.typtype = 'd' LOOP
 		EXECUTE format('ALTER DOMAIN %I.%I RENAME TO %I', schema_name, r.typname, 'sortid_old_' || r.typname);
 	END LOOP;
-	FOR r IN SELECT p.oid::regprocedure AS proc, p.proname FROM pg_proc p
-		WHERE p.pronamespace = schema_name::regnamespace AND p.proname ~ '^(ksuid|objectid|uuidv7)_'
-			AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e') LOOP
+	FOR r IN SELECT p.oid::regprocedure AS proc, p.proname FROM pg_proc p WHERE p.oid = ANY (procs) LOOP
 		EXECUTE format('ALTER FUNCTION %s RENAME TO %I', r.proc, 'sortid_old_' || r.proname);
 	END LOOP;
-	SELECT array_agg(t.oid) INTO old_types FROM pg_type t
-	WHERE t.typnamespace = schema_name::regnamespace AND t.typname IN ('sortid_old_ksuid', 'sortid_old_objectid');
-	SELECT old_types || array_agg(t.typarray) INTO old_types FROM pg_type t WHERE t.oid = ANY (old_types);
 
 	-- 2. The extension, in the same schema.
 	EXECUTE format('CREATE EXTENSION sortid SCHEMA %I', schema_name);
@@ -88,10 +186,23 @@ BEGIN
 	FOR fk IN SELECT c.oid, c.conrelid::regclass AS tbl, c.conname, pg_get_constraintdef(c.oid) AS def
 		FROM pg_constraint c
 		WHERE c.contype = 'f' AND c.conparentid = 0 AND EXISTS (
-			SELECT FROM pg_attribute a WHERE a.atttypid = ANY (old_types) AND (
+			SELECT FROM pg_attribute a WHERE a.atttypid = ANY (domains) AND (
 				a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey) OR a.attrelid = c.confrelid AND a.attnum = ANY (c.confkey))) LOOP
 		saved_fks := saved_fks || format('ALTER TABLE %s ADD CONSTRAINT %I %s', fk.tbl, fk.conname, fk.def);
 		EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', fk.tbl, fk.conname);
+	END LOOP;
+
+	-- The defaults that call the install's generators, to point at the
+	-- extension's in 5; their columns' are dropped in 4.
+	FOR r IN SELECT format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', c.oid::regclass, a.attname,
+			replace(pg_get_expr(d.adbin, d.adrelid), 'sortid_old_', '')) AS stmt,
+			format('ALTER TABLE %s ALTER COLUMN %I DROP DEFAULT', c.oid::regclass, a.attname) AS drop_stmt
+		FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+			JOIN pg_class c ON c.oid = d.adrelid
+		WHERE EXISTS (SELECT FROM pg_depend x WHERE x.classid = 'pg_attrdef'::regclass AND x.objid = d.oid
+			AND x.refclassid = 'pg_proc'::regclass AND x.refobjid = ANY (procs)) LOOP
+		saved_defaults := saved_defaults || r.stmt;
+		EXECUTE r.drop_stmt;
 	END LOOP;
 
 	-- 4a. Tables partitioned by a column of the domains: a new parent.
@@ -99,30 +210,19 @@ BEGIN
 			pg_get_userbyid(c.relowner) AS owner, c.relacl
 		FROM pg_partitioned_table pt JOIN pg_class c ON c.oid = pt.partrelid JOIN pg_namespace n ON n.oid = c.relnamespace
 		WHERE NOT c.relispartition AND EXISTS (SELECT FROM pg_attribute a
-			WHERE a.attrelid = c.oid AND a.attnum = ANY (pt.partattrs::int2[]) AND a.atttypid = ANY (old_types)) LOOP
-		IF EXISTS (SELECT FROM pg_trigger WHERE tgrelid = r.oid AND NOT tgisinternal) OR EXISTS (SELECT FROM pg_policy WHERE polrelid = r.oid) THEN
-			RAISE EXCEPTION 'sortid: % has triggers or row-level security policies, which this script does not copy to its new parent; convert it by hand (see docs/postgresql.md)', r.tbl;
-		END IF;
-		IF EXISTS (SELECT FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhrelid WHERE i.inhparent = r.oid AND p.relkind = 'p') THEN
-			RAISE EXCEPTION 'sortid: % has partitions that are partitioned themselves; convert it by hand (see docs/postgresql.md)', r.tbl;
-		END IF;
+			WHERE a.attrelid = c.oid AND a.attnum = ANY (pt.partattrs::int2[]) AND a.atttypid = ANY (domains)) LOOP
 		-- What the new parent needs, read before the old one goes.
 		SELECT string_agg(format('%I %s%s%s', a.attname,
-				CASE a.atttypid
-					WHEN (SELECT oid FROM pg_type WHERE oid = ANY (old_types) AND typname = 'sortid_old_ksuid') THEN format('%I.ksuid', schema_name)
-					WHEN (SELECT oid FROM pg_type WHERE oid = ANY (old_types) AND typname = 'sortid_old_objectid') THEN format('%I.objectid', schema_name)
-					WHEN (SELECT typarray FROM pg_type WHERE oid = ANY (old_types) AND typname = 'sortid_old_ksuid') THEN format('%I.ksuid[]', schema_name)
-					WHEN (SELECT typarray FROM pg_type WHERE oid = ANY (old_types) AND typname = 'sortid_old_objectid') THEN format('%I.objectid[]', schema_name)
+				CASE WHEN a.atttypid = ANY (domains) THEN format('%I.%s', schema_name, replace(format_type(a.atttypid, NULL), schema_name || '.sortid_old_', ''))
 					ELSE format_type(a.atttypid, a.atttypmod) END,
-				CASE WHEN a.attcollation <> 0 AND a.attcollation <> t.typcollation
+				CASE WHEN a.attcollation <> 0 AND a.attcollation <> t.typcollation AND NOT a.atttypid = ANY (domains)
 					THEN format(' COLLATE %s', a.attcollation::regcollation) ELSE '' END,
 				CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END), ', ' ORDER BY a.attnum)
 			INTO cols
 		FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
 		WHERE a.attrelid = r.oid AND a.attnum > 0 AND NOT a.attisdropped;
 		alters := '{}';
-		FOR part IN SELECT format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', r.tbl, a.attname,
-				replace(pg_get_expr(d.adbin, d.adrelid), 'sortid_old_', '')) AS stmt
+		FOR part IN SELECT format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', r.tbl, a.attname, pg_get_expr(d.adbin, d.adrelid)) AS stmt
 			FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
 			WHERE d.adrelid = r.oid LOOP
 			alters := alters || part.stmt;
@@ -155,29 +255,24 @@ BEGIN
 			EXECUTE alters[i];
 		END LOOP;
 		-- Each partition, now a table of its own, is converted by 4b below
-		-- and attached in 5; its bounds print as \x hex, which the types read.
+		-- and attached in 5; its bounds are the IDs' text, which the types
+		-- read.
 		FOR i IN 1 .. coalesce(array_length(parts, 1), 0) LOOP
 			saved_fks := format('ALTER TABLE %I.%I ATTACH PARTITION %s %s', r.nspname, r.relname, parts[i], bounds[i]) || saved_fks;
 		END LOOP;
 	END LOOP;
 
 	-- 4b. Every other table's columns of the domains, one ALTER TABLE per
-	-- table (partitions are converted with their new parent's columns).
+	-- table; a partitioned table's partitions are converted with it.
 	FOR r IN SELECT c.oid::regclass AS tbl,
-			string_agg(format('ALTER COLUMN %I DROP DEFAULT, ALTER COLUMN %I TYPE %s USING %I::bytea%s::%s', a.attname, a.attname,
-				CASE WHEN t.typcategory = 'A' THEN format('%I.%s[]', schema_name, substr(et.typname, 12)) ELSE format('%I.%s', schema_name, substr(t.typname, 12)) END,
-				a.attname, CASE WHEN t.typcategory = 'A' THEN '[]' ELSE '' END,
-				CASE WHEN t.typcategory = 'A' THEN format('%I.%s[]', schema_name, substr(et.typname, 12)) ELSE format('%I.%s', schema_name, substr(t.typname, 12)) END),
-				', ') AS alter_columns,
-			array_agg(format('ALTER TABLE %s ALTER COLUMN %I SET DEFAULT %s', c.oid::regclass, a.attname,
-				replace(pg_get_expr(d.adbin, d.adrelid), 'sortid_old_', ''))) FILTER (WHERE d.adbin IS NOT NULL) AS defaults
+			string_agg(format('ALTER COLUMN %1$I TYPE %2$I.%3$s USING %1$I::text%4$s::%2$I.%3$s', a.attname, schema_name,
+				replace(format_type(a.atttypid, NULL), schema_name || '.sortid_old_', ''),
+				CASE WHEN t.typcategory = 'A' THEN '[]' ELSE '' END), ', ') AS alter_columns
 		FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_type t ON t.oid = a.atttypid
-			LEFT JOIN pg_type et ON et.oid = t.typelem AND t.typcategory = 'A'
-			LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-		WHERE a.atttypid = ANY (old_types) AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'm', 'f')
+		WHERE a.atttypid = ANY (domains) AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p', 'f')
+			AND NOT c.relispartition AND NOT EXISTS (SELECT FROM pg_inherits i WHERE i.inhrelid = c.oid)
 		GROUP BY c.oid LOOP
 		EXECUTE format('ALTER TABLE %s %s', r.tbl, r.alter_columns);
-		saved_defaults := saved_defaults || coalesce(r.defaults, '{}');
 	END LOOP;
 
 	-- 5. Defaults, partitions and foreign keys back.
@@ -188,15 +283,11 @@ BEGIN
 		EXECUTE saved_fks[i];
 	END LOOP;
 
-	-- 6. The old domains, their operators and functions go; anything else
-	-- that still uses them stops the conversion here, by name.
-	FOR r IN SELECT o.oid::regoperator AS op FROM pg_operator o WHERE o.oprleft = ANY (old_types) LOOP
-		EXECUTE format('DROP OPERATOR %s', r.op);
-	END LOOP;
-	FOR r IN SELECT p.oid::regprocedure AS proc FROM pg_proc p
-		WHERE p.pronamespace = schema_name::regnamespace AND p.proname ~ '^sortid_old_' LOOP
-		EXECUTE format('DROP FUNCTION %s', r.proc);
-	END LOOP;
+	-- 6. The old domains and functions go: nothing uses them now. The
+	-- functions go in one statement, as some call others.
+	IF procs <> '{}' THEN
+		EXECUTE 'DROP FUNCTION ' || (SELECT string_agg(p::regprocedure::text, ', ') FROM unnest(procs) AS p);
+	END IF;
 	EXECUTE format('DROP DOMAIN IF EXISTS %I.sortid_old_ksuid, %I.sortid_old_objectid', schema_name, schema_name);
 END $sortid$;
 COMMIT;
