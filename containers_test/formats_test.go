@@ -274,8 +274,8 @@ func TestAfterConnectThen(t *testing.T) {
 		if err := conn.QueryRow(ctx, "SHOW application_name").Scan(&app); err != nil || app != "orders" {
 			t.Errorf("application_name %q (%v): the pool's own hook did not run", app, err)
 		}
-		if _, ok := conn.Conn().TypeMap().TypeForName("public.ksuid"); !ok {
-			t.Error("the ksuid domain is not registered: sortid's hook did not run")
+		if _, ok := conn.Conn().TypeMap().TypeForName("sortid_untyped_id"); !ok {
+			t.Error("the ID types are not registered: sortid's hook did not run")
 		}
 	}
 	conn, err := pool.Acquire(ctx)

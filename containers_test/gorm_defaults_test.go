@@ -34,7 +34,7 @@ type (
 	// MariaDB 11.8 has no UUIDv7 function: the expression lays one out
 	// (the millisecond, version 7, random bits, the RFC 9562 variant).
 	gormMariaDBUUIDKey struct {
-		ID   uuidv7.UUID `gorm:"default:(unhex(concat(lpad(hex(floor(unix_timestamp(now(3)) * 1000)), 12, '0'), '7', substr(md5(rand()), 1, 3), '8', substr(md5(rand()), 1, 15))))"`
+		ID   uuidv7.UUID `gorm:"default:(lower(concat(substr(lpad(hex(floor(unix_timestamp(now(3)) * 1000)), 12, '0'), 1, 8), '-', substr(lpad(hex(floor(unix_timestamp(now(3)) * 1000)), 12, '0'), 9, 4), '-7', substr(md5(rand()), 1, 3), '-8', substr(md5(rand()), 1, 3), '-', substr(md5(rand()), 1, 12))))"`
 		Name string
 	}
 )

@@ -88,9 +88,11 @@ func checkGORMUUIDKeys(t *testing.T, db *gorm.DB, columnType func(table, column 
 	if err := db.Where("id > ?", pivot.ID).Order("id").Limit(3).Find(&page).Error; err != nil || len(page) != 3 || page[0].ID != accounts[13].ID {
 		t.Errorf("the next page: %d rows, %v", len(page), err)
 	}
+	// A string that is no UUID: PostgreSQL's uuid refuses it; in a text
+	// column (MySQL's) no row holds it.
 	err := db.Where("id = ?", "not-a-uuid").First(&got).Error
-	if err == nil || errors.Is(err, gorm.ErrRecordNotFound) {
-		t.Errorf("a string that is no UUID: %v; want an error, not a miss", err)
+	if want == "uuid" && (err == nil || errors.Is(err, gorm.ErrRecordNotFound)) || want != "uuid" && !errors.Is(err, gorm.ErrRecordNotFound) {
+		t.Errorf("a string that is no UUID: %v", err)
 	}
 	res := db.Where("account_id < ?", accounts[4].ID).Delete(&gormInvoice{})
 	if res.Error != nil || res.RowsAffected != 4 {
@@ -130,6 +132,6 @@ func TestGORMUUIDKeysMySQL(t *testing.T) {
 			var typ string
 			db.Raw(`SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = ?`, table, column).Scan(&typ)
 			return typ
-		}, "binary(16)")
+		}, "char(36)")
 	})
 }

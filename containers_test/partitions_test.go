@@ -52,23 +52,11 @@ func partitionedTable(t *testing.T, ctx context.Context, column string) string {
 	return name
 }
 
-// asParam is id as a parameter of the shared pool, whose connections may
-// predate the install of the domains and so not know their type: the
-// bytes of a KSUID or ObjectID, a UUID as it is.
-func asParam(id any) any {
-	if b, ok := id.(interface{ Bytes() []byte }); ok {
-		if _, isUUID := id.(uuidv7.UUID); !isUUID {
-			return b.Bytes()
-		}
-	}
-	return id
-}
-
 // partitionOf returns the partition that holds the row with id.
 func partitionOf(t *testing.T, ctx context.Context, table string, id any) string {
 	t.Helper()
 	var part string
-	if err := servers.pg.QueryRow(ctx, "SELECT tableoid::regclass::text FROM "+table+" WHERE id = $1", asParam(id)).Scan(&part); err != nil {
+	if err := servers.pg.QueryRow(ctx, "SELECT tableoid::regclass::text FROM "+table+" WHERE id = $1", id).Scan(&part); err != nil {
 		t.Fatalf("finding %v in %s: %v", id, table, err)
 	}
 	return part
@@ -149,7 +137,7 @@ func TestPartitionsByID(t *testing.T) {
 					// A row at the first and at the last instant of the period.
 					for _, at := range []time.Time{lo, hi.Add(-time.Millisecond)} {
 						id := must(kind.newAt(at))
-						if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", asParam(id)); err != nil {
+						if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", id); err != nil {
 							t.Fatalf("inserting an ID of %v: %v", at, err)
 						}
 						if got := partitionOf(t, ctx, table, id); got != name {
@@ -159,7 +147,7 @@ func TestPartitionsByID(t *testing.T) {
 				}
 				// Outside every period: loud without a DEFAULT partition.
 				far := must(kind.newAt(starts[6].AddDate(0, 2, 0)))
-				_, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", asParam(far))
+				_, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", far)
 				if e := (*pgconn.PgError)(nil); !errors.As(err, &e) || e.Code != "23514" {
 					t.Fatalf("an ID after every partition: %v; want no partition found (23514)", err)
 				}
@@ -167,7 +155,7 @@ func TestPartitionsByID(t *testing.T) {
 				if err := sqltype.Partitions(ctx, servers.pg, spec, partitionNow); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", asParam(far)); err != nil {
+				if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ($1)", far); err != nil {
 					t.Fatal(err)
 				}
 				if got := partitionOf(t, ctx, table, far); got != table+"_default" {
@@ -219,7 +207,7 @@ func TestPartitionsRefuse(t *testing.T) {
 	}
 	table := partitionedTable(t, ctx, "uuid NOT NULL")
 	err = sqltype.Partitions(ctx, servers.pg, sqltype.PartitionSpec{Table: table, IDType: "ksuid", Period: sqltype.Day}, partitionNow)
-	if err == nil || !strings.Contains(err.Error(), "a ksuid, objectid or bytea column") {
+	if err == nil || !strings.Contains(err.Error(), `a ksuid or objectid column, or text COLLATE "C"`) {
 		t.Errorf("a uuid table partitioned as KSUIDs: %v", err)
 	}
 	squatter := table + "_p20261202"
@@ -325,7 +313,7 @@ func TestPartitionPruning(t *testing.T) {
 	for at := first; at.Before(first.AddDate(0, 0, 10)); at = at.Add(30 * time.Minute) {
 		id := must(ksuid.NewAt(at))
 		ids = append(ids, id)
-		rows = append(rows, []any{id[:]})
+		rows = append(rows, []any{id})
 	}
 	if _, err := servers.pg.CopyFrom(ctx, pgx.Identifier{table}, []string{"id"}, pgx.CopyFromRows(rows)); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
 	"github.com/sortid/sortid/sqltype"
 )
 
@@ -98,8 +99,8 @@ func TestSQLFunctionsDeclared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pure := []string{"ksuid_from_text", "ksuid_max_at", "ksuid_min_at", "ksuid_time", "ksuid_to_text",
-		"objectid_from_text", "objectid_time", "objectid_to_text"}
+	pure := []string{"ksuid_from_text", "ksuid_max_at", "ksuid_min_at", "ksuid_time", "ksuid_to_text", "ksuid_to_bytea", "bytea_to_ksuid",
+		"objectid_from_text", "objectid_time", "objectid_to_text", "objectid_to_bytea", "bytea_to_objectid", "objectid_min_at", "objectid_max_at"}
 	seen := map[string]decl{}
 	for _, d := range got {
 		seen[d.name] = d
@@ -128,23 +129,24 @@ func TestSQLFunctionsAgreeWithGo(t *testing.T) {
 			ids = append(ids, id)
 		}
 	}
+	texts := make([]string, len(ids))
 	raw := make([][]byte, len(ids))
 	for i := range ids {
-		raw[i] = ids[i][:]
+		texts[i], raw[i] = ids[i].String(), ids[i][:]
 	}
-	rows, err := servers.pg.Query(ctx, `SELECT ksuid_to_text(x), ksuid_from_text(ksuid_to_text(x)), ksuid_time(x)
-		FROM unnest($1::bytea[]) WITH ORDINALITY AS u(x, n) ORDER BY n`, raw)
+	rows, err := servers.pg.Query(ctx, `SELECT ksuid_to_text(x), ksuid_from_text(x), ksuid_to_bytea(x), bytea_to_ksuid(b), ksuid_time(x)
+		FROM unnest($1::text[], $2::bytea[]) WITH ORDINALITY AS u(x, b, n) ORDER BY n`, texts, raw)
 	if err != nil {
 		t.Fatal(err)
 	}
 	i := 0
-	var text string
+	var text, parsed, fromBytes string
 	var back []byte
 	var at time.Time
-	_, err = pgx.ForEachRow(rows, []any{&text, &back, &at}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&text, &parsed, &back, &fromBytes, &at}, func() error {
 		id := ids[i]
-		if text != id.String() || !bytes.Equal(back, id[:]) || !at.Equal(id.Time()) {
-			t.Errorf("%x: SQL gives %s, %x, %v; Go %s, %v", id[:], text, back, at, id.String(), id.Time())
+		if text != id.String() || parsed != id.String() || !bytes.Equal(back, id[:]) || fromBytes != id.String() || !at.Equal(id.Time()) {
+			t.Errorf("%x: SQL gives %s, %s, %x, %s, %v; Go %s, %v", id[:], text, parsed, back, fromBytes, at, id.String(), id.Time())
 		}
 		i++
 		return nil
@@ -154,26 +156,30 @@ func TestSQLFunctionsAgreeWithGo(t *testing.T) {
 	}
 
 	for _, at := range []time.Time{time.Unix(ksuid.EpochUnix, 0), base, base.Add(123456789 * time.Millisecond), time.Unix(ksuid.MaxUnix, 0)} {
-		var lo, hi []byte
+		var lo, hi string
 		if err := servers.pg.QueryRow(ctx, "SELECT ksuid_min_at($1), ksuid_max_at($1)", at).Scan(&lo, &hi); err != nil {
 			t.Fatal(err)
 		}
 		wantLo, _ := ksuid.MinAt(at)
 		wantHi, _ := ksuid.MaxAt(at)
-		if !bytes.Equal(lo, wantLo[:]) || !bytes.Equal(hi, wantHi[:]) {
-			t.Errorf("ksuid_min_at/max_at(%v) = %x, %x; Go %v, %v", at, lo, hi, wantLo, wantHi)
+		if lo != wantLo.String() || hi != wantHi.String() {
+			t.Errorf("ksuid_min_at/max_at(%v) = %s, %s; Go %v, %v", at, lo, hi, wantLo, wantHi)
 		}
 	}
 
 	oids := objectIDsOverTime(t)[:500]
 	for _, id := range oids {
-		var text string
+		var text, fromUpper, fromBytes, lo, hi string
 		var back []byte
 		var at time.Time
-		err := servers.pg.QueryRow(ctx, "SELECT objectid_to_text($1), objectid_from_text(upper(objectid_to_text($1))), objectid_time($1)", id[:]).
-			Scan(&text, &back, &at)
-		if err != nil || text != id.String() || !bytes.Equal(back, id[:]) || !at.Equal(id.Time()) {
-			t.Fatalf("%v: SQL gives %s, %x, %v (%v)", id, text, back, at, err)
+		err := servers.pg.QueryRow(ctx, `SELECT objectid_to_text($1), objectid_from_text(upper($1)), objectid_time($1), objectid_to_bytea($1),
+			bytea_to_objectid($2), objectid_min_at(objectid_time($1)), objectid_max_at(objectid_time($1))`, id.String(), id[:]).
+			Scan(&text, &fromUpper, &at, &back, &fromBytes, &lo, &hi)
+		wantLo, _ := objectid.MinAt(id.Time())
+		wantHi, _ := objectid.MaxAt(id.Time())
+		if err != nil || text != id.String() || fromUpper != id.String() || !bytes.Equal(back, id[:]) || fromBytes != id.String() ||
+			!at.Equal(id.Time()) || lo != wantLo.String() || hi != wantHi.String() {
+			t.Fatalf("%v: SQL gives %s, %s, %v, %x, %s, %s, %s (%v)", id, text, fromUpper, at, back, fromBytes, lo, hi, err)
 		}
 	}
 }
@@ -196,14 +202,17 @@ func TestSQLFunctionsRefuseBadInput(t *testing.T) {
 		{"SELECT ksuid_from_text($1)", "aWgEPTl1tmebfsQzFP4bxwgy80W", "22003", `parsing "aWgEPTl1tmebfsQzFP4bxwgy80W": value out of range`},
 		{"SELECT ksuid_from_text($1)", "zzzzzzzzzzzzzzzzzzzzzzzzzzz", "22003", "value out of range"},
 		{"SELECT ksuid_from_text($1)", long, "22P02", `parsing "` + long[:64] + `"...: invalid length 100`},
-		{"SELECT ksuid_to_text($1)", []byte("0ujtsYcgvSTl8PAuAdqWYSMnLOv"), "22P03", "is 27 bytes; a KSUID is 20"},
-		{"SELECT ksuid_time($1)", []byte{1, 2, 3}, "22P03", "ksuid_time: \\x010203 is 3 bytes; a KSUID is 20"},
+		{"SELECT ksuid_time($1)", "short", "23514", `value for domain ksuid violates check constraint "27 characters 0-9A-Za-z`},
+		{"SELECT ksuid_to_bytea($1)", "aWgEPTl1tmebfsQzFP4bxwgy80W", "23514", "at most aWgEPTl1tmebfsQzFP4bxwgy80V"},
+		{"SELECT bytea_to_ksuid($1)", []byte("0ujtsYcgvSTl8PAuAdqWYSMnLOv"), "22P03", "is 27 bytes; a KSUID is 20"},
+		{"SELECT bytea_to_ksuid($1)", []byte{1, 2, 3}, "22P03", "bytea_to_ksuid: \\x010203 is 3 bytes; a KSUID is 20"},
 		{"SELECT ksuid_min_at($1)", time.Date(2014, 5, 13, 16, 53, 19, 0, time.UTC), "22008", "ksuid_min_at: the time 2014-05-13 16:53:19+00 is outside the KSUID range"},
 		{"SELECT ksuid_max_at($1)", time.Date(2150, 6, 19, 23, 21, 36, 0, time.UTC), "22008", "ksuid_max_at: the time 2150-06-19 23:21:36+00 is outside the KSUID range"},
 		{"SELECT objectid_from_text($1)", "5f1e3c2a9b8d7e6f5a4b3c2", "22P02", `objectid_from_text: parsing "5f1e3c2a9b8d7e6f5a4b3c2": invalid length 23, want 24`},
 		{"SELECT objectid_from_text($1)", "5f1e3c2a9b8d7e6f5a4b3cg2", "22P02", `invalid character "g" at offset 22`},
-		{"SELECT objectid_to_text($1)", make([]byte, 13), "22P03", "objectid_to_text: \\x00000000000000000000000000 is 13 bytes; an ObjectID is 12"},
-		{"SELECT objectid_time($1)", make([]byte, 11), "22P03", "is 11 bytes; an ObjectID is 12"},
+		{"SELECT objectid_time($1)", "5F1E3C2A9B8D7E6F5A4B3C2D", "23514", "24 lowercase hex digits"},
+		{"SELECT bytea_to_objectid($1)", make([]byte, 13), "22P03", "bytea_to_objectid: \\x00000000000000000000000000 is 13 bytes; an ObjectID is 12"},
+		{"SELECT objectid_min_at($1)", time.Date(2106, 2, 7, 6, 28, 16, 0, time.UTC), "22008", "objectid_min_at: the time 2106-02-07 06:28:16+00 is outside the ObjectID range"},
 	} {
 		var out any
 		err := servers.pg.QueryRow(ctx, tc.query, tc.arg).Scan(&out)
@@ -237,14 +246,15 @@ func TestSQLGenerateInterleavesWithGo(t *testing.T) {
 			made = append(made, id)
 			continue
 		}
-		var raw []byte
-		if err := servers.pg.QueryRow(ctx, "SELECT ksuid_generate()").Scan(&raw); err != nil {
+		var text string
+		if err := servers.pg.QueryRow(ctx, "SELECT ksuid_generate()").Scan(&text); err != nil {
 			t.Fatal(err)
 		}
-		id, err := ksuid.FromBytes(raw)
+		id, err := ksuid.Parse(text)
 		if err != nil {
-			t.Fatalf("ksuid_generate gave %x: %v", raw, err)
+			t.Fatalf("ksuid_generate gave %q: %v", text, err)
 		}
+		raw := id.Bytes()
 		if d := time.Since(id.Time()); d < -time.Second || d > 2*time.Second {
 			t.Fatalf("ksuid_generate gave %v, made at %v, %v from now", id, id.Time(), d)
 		}
@@ -270,14 +280,14 @@ func origin(i int) string {
 
 // TestSQLDomainInTables uses the domain as a column type with
 // ksuid_generate() as its default, the pure functions in a generated
-// column and an expression index, and checks that the domain refuses the
-// 27 bytes of a KSUID's text.
+// column and an expression index, and checks that the domain refuses
+// bytea's \x form of a KSUID.
 func TestSQLDomainInTables(t *testing.T) {
 	needServers(t)
 	installSQL(t)
 	ctx := testContext(t)
 	table := pgTable(t, ctx, servers.pg, `id ksuid PRIMARY KEY DEFAULT ksuid_generate(),
-		id_text text GENERATED ALWAYS AS (ksuid_to_text(id)) STORED, n int`)
+		id_bytes bytea GENERATED ALWAYS AS (ksuid_to_bytea(id)) STORED, n int`)
 	if _, err := servers.pg.Exec(ctx, "CREATE INDEX "+strings.Trim(table, `"`)+"_made ON "+table+" (ksuid_time(id))"); err != nil {
 		t.Fatal(err)
 	}
@@ -285,19 +295,19 @@ func TestSQLDomainInTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	given := ksuid.New()
-	if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id, n) VALUES ($1, 0)", given[:]); err != nil {
+	if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" (id, n) VALUES ($1, 0)", given); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := servers.pg.Query(ctx, "SELECT id, id_text FROM "+table)
+	rows, err := servers.pg.Query(ctx, "SELECT id, id_bytes FROM "+table)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var raw []byte
 	var text string
 	n := 0
-	_, err = pgx.ForEachRow(rows, []any{&raw, &text}, func() error {
-		if id, err := ksuid.FromBytes(raw); err != nil || id.String() != text {
-			t.Errorf("row %x has the generated text %q; Go: %v, %v", raw, text, id, err)
+	_, err = pgx.ForEachRow(rows, []any{&text, &raw}, func() error {
+		if id, err := ksuid.Parse(text); err != nil || !bytes.Equal(id[:], raw) {
+			t.Errorf("row %s has the generated bytes %x; Go: %v, %v", text, raw, id, err)
 		}
 		n++
 		return nil
@@ -325,9 +335,9 @@ func TestSQLDomainInTables(t *testing.T) {
 	}
 	tx.Rollback(ctx)
 
-	_, err = servers.pg.Exec(ctx, "INSERT INTO "+table+" (id, n) VALUES ($1, 0)", []byte(given.String()))
+	_, err = servers.pg.Exec(ctx, "INSERT INTO "+table+" (id, n) VALUES ($1, 0)", `\x`+fmt.Sprintf("%x", given[:]))
 	if e := pgError(t, err); e.Code != "23514" || !strings.Contains(e.Message, `domain ksuid`) {
-		t.Errorf("27 bytes into the domain: %s %q; want a check violation of domain ksuid", e.Code, e.Message)
+		t.Errorf("bytea's form into the domain: %s %q; want a check violation of domain ksuid", e.Code, e.Message)
 	}
 }
 
@@ -421,7 +431,7 @@ func TestSQLInstallByPart(t *testing.T) {
 }
 
 // TestDomainsHashPartition: PostgreSQL finds a default hash operator
-// class for the ksuid and objectid domains (bytea's), as Citus needs of a
+// class for the ksuid and objectid domains (text's), as Citus needs of a
 // distribution column (docs/scale.md): a table partitioned by HASH on
 // each takes rows in both partitions.
 func TestDomainsHashPartition(t *testing.T) {
@@ -438,7 +448,7 @@ func TestDomainsHashPartition(t *testing.T) {
 		}
 		gen := "ksuid_generate()"
 		if domain == "objectid" {
-			gen = "substring(decode(md5(g::text), 'hex') FROM 1 FOR 12)::objectid"
+			gen = "left(md5(g::text), 24)::objectid"
 		}
 		if _, err := servers.pg.Exec(ctx, "INSERT INTO "+table+" SELECT "+gen+" FROM generate_series(1, 200) AS g"); err != nil {
 			t.Fatalf("%s: %v", domain, err)
