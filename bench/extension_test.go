@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -531,4 +532,131 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// BenchmarkPostgresColumnTypes: the four ways to hold a KSUID key side by
+// side, in one run: the extension's ksuid type, the text domain of
+// `sortid sql` (text COLLATE "C" with a CHECK), the bytea domain earlier
+// development versions installed (made here, as they made it), and for
+// reference UUIDv7s in PostgreSQL's uuid. Each round loads 1,000,000
+// client IDs into each by COPY (the order rotates from round to round),
+// reads the primary key's size, then runs 10,000 lookups by ID in each;
+// 5 rounds. Reported: the median rate of each, and the median, smallest
+// and largest ratio of the pairs the goals name (text domain / uuid COPY,
+// text domain / type lookups).
+func BenchmarkPostgresColumnTypes(b *testing.B) {
+	ext, domains := benchExtension(b)
+	ctx := context.Background()
+	if _, err := domains.Exec(ctx, `DO $$ BEGIN CREATE DOMAIN ksuid_bytea AS bytea CHECK (octet_length(VALUE) = 20);
+		EXCEPTION WHEN duplicate_object THEN NULL; END $$`); err != nil {
+		b.Fatal(err)
+	}
+	g := ksuid.NewGenerator(ksuid.WithMonotonic())
+	ids := make([]ksuid.KSUID, extRows)
+	for i := range ids {
+		ids[i] = must(g.New())
+	}
+	v7 := make([]uuidv7.UUID, extRows)
+	ug := uuidv7.NewGenerator()
+	for i := range v7 {
+		v7[i] = must(ug.New())
+	}
+	type side struct {
+		name, column string
+		pool         *pgxpool.Pool
+		value        func(int) any
+	}
+	sides := []side{
+		{"type", "ksuid", ext, func(i int) any { return ids[i] }},
+		{"text-domain", "ksuid", domains, func(i int) any { return ids[i] }},
+		{"bytea-domain", "ksuid_bytea", domains, func(i int) any { return ids[i][:] }},
+		{"uuid", "uuid", ext, func(i int) any { return v7[i] }},
+	}
+	table := func(s side) string { return "bench_types_" + strings.ReplaceAll(s.name, "-", "_") }
+	load := func(s side) (float64, int64) {
+		t := table(s)
+		s.pool.Exec(ctx, "DROP TABLE IF EXISTS "+t)
+		if _, err := s.pool.Exec(ctx, "CREATE TABLE "+t+" (id "+s.column+" PRIMARY KEY) WITH (autovacuum_enabled = false)"); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.pool.Exec(ctx, "CHECKPOINT"); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		n, err := s.pool.CopyFrom(ctx, pgx.Identifier{t}, []string{"id"},
+			pgx.CopyFromSlice(extRows, func(i int) ([]any, error) { return []any{s.value(i)}, nil }))
+		took := time.Since(start)
+		if err != nil || n != extRows {
+			b.Fatalf("COPY into %s: %d rows, %v", s.name, n, err)
+		}
+		var size int64
+		if err := s.pool.QueryRow(ctx, "SELECT pg_relation_size('"+t+"_pkey')").Scan(&size); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.pool.Exec(ctx, "VACUUM ANALYZE "+t); err != nil {
+			b.Fatal(err)
+		}
+		return float64(extRows) / took.Seconds(), size
+	}
+	lookups := func(s side) float64 {
+		t := table(s)
+		start := time.Now()
+		for i := range 10_000 {
+			var n int
+			if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM "+t+" WHERE id = $1", s.value(i*97)).Scan(&n); err != nil || n != 1 {
+				b.Fatalf("lookup in %s: %d rows (%v)", s.name, n, err)
+			}
+		}
+		return 10_000 / time.Since(start).Seconds()
+	}
+	median := func(xs []float64) float64 {
+		s := slices.Clone(xs)
+		slices.Sort(s)
+		return s[len(s)/2]
+	}
+	for b.Loop() {
+		copyRates := map[string][]float64{}
+		lookupRates := map[string][]float64{}
+		sizes := map[string]int64{}
+		for round := range 5 {
+			for k := range sides {
+				s := sides[(k+round)%len(sides)]
+				r, size := load(s)
+				copyRates[s.name] = append(copyRates[s.name], r)
+				sizes[s.name] = size
+			}
+			for k := range sides {
+				s := sides[(k+round)%len(sides)]
+				lookupRates[s.name] = append(lookupRates[s.name], lookups(s))
+			}
+			b.Logf("round %d: COPY/s type %.0f, text domain %.0f, bytea domain %.0f, uuid %.0f; lookups/s type %.0f, text domain %.0f, bytea domain %.0f, uuid %.0f",
+				round+1, copyRates["type"][round], copyRates["text-domain"][round], copyRates["bytea-domain"][round], copyRates["uuid"][round],
+				lookupRates["type"][round], lookupRates["text-domain"][round], lookupRates["bytea-domain"][round], lookupRates["uuid"][round])
+		}
+		ratios := func(a, c map[string][]float64, x, y string) []float64 {
+			out := make([]float64, 5)
+			for i := range out {
+				out[i] = a[x][i] / c[y][i]
+			}
+			return out
+		}
+		for _, s := range sides {
+			b.ReportMetric(median(copyRates[s.name]), s.name+"-copy/s")
+			b.ReportMetric(median(lookupRates[s.name]), s.name+"-lookups/s")
+			b.ReportMetric(float64(sizes[s.name])/(1<<20), s.name+"-index-MiB")
+		}
+		for _, p := range []struct {
+			name string
+			xs   []float64
+		}{
+			{"copy-text/uuid", ratios(copyRates, copyRates, "text-domain", "uuid")},
+			{"copy-bytea/uuid", ratios(copyRates, copyRates, "bytea-domain", "uuid")},
+			{"copy-type/uuid", ratios(copyRates, copyRates, "type", "uuid")},
+			{"lookups-text/type", ratios(lookupRates, lookupRates, "text-domain", "type")},
+		} {
+			b.ReportMetric(median(p.xs), p.name+"-median")
+			b.ReportMetric(slices.Min(p.xs), p.name+"-min")
+			b.ReportMetric(slices.Max(p.xs), p.name+"-max")
+		}
+	}
 }

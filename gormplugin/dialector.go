@@ -173,7 +173,7 @@ func columnType(dialect string, k *idkind.Kind) string {
 // `sortid sql` check it, so that a value in another form is an error
 // rather than a row that lookups miss.
 func textCheck(k *idkind.Kind, column string) string {
-	c := quoteIdent(column)
+	c := quoteIdent(column) + ` COLLATE "C"`
 	if k == idkind.ObjectID {
 		return c + ` ~ '^[0-9a-f]{24}$'`
 	}

@@ -5,7 +5,9 @@
 -- grammar of KSUID.Parse: 27 characters of 0-9A-Za-z and no value above
 -- the largest KSUID. Under "C" the alphabet's order is its digits' order,
 -- so for texts of one length text order is numeric order, which is time
--- order. The constraint's name is the advice in the error any other value
+-- order. The CHECK names "C" itself: a domain's CHECK compares VALUE
+-- under the database's collation, not the domain's, and under a
+-- linguistic one 'Q…' sorts after 'aW…'. The constraint's name is the advice in the error any other value
 -- gets: "value for domain ksuid violates check constraint "…"".
 --
 -- Development versions of this script made the domain over bytea; it is
@@ -14,7 +16,7 @@ DO $$
 BEGIN
 	CREATE DOMAIN @SCHEMA@ksuid AS text COLLATE "C"
 		CONSTRAINT "27 characters 0-9A-Za-z, at most aWgEPTl1tmebfsQzFP4bxwgy80V"
-		CHECK (VALUE ~ '^[0-9A-Za-z]{27}$' AND VALUE <= 'aWgEPTl1tmebfsQzFP4bxwgy80V');
+		CHECK (VALUE COLLATE "C" ~ '^[0-9A-Za-z]{27}$' AND VALUE COLLATE "C" <= 'aWgEPTl1tmebfsQzFP4bxwgy80V');
 EXCEPTION WHEN duplicate_object THEN
 	IF (SELECT typbasetype FROM pg_type WHERE oid = '@SCHEMA@ksuid'::regtype) <> 'text'::regtype THEN
 		RAISE EXCEPTION 'sortid: the domain ksuid exists over %, not text: it is from a development version of sortid or another tool; nothing was changed',
