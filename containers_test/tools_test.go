@@ -258,4 +258,3 @@ func bunTool(name string, db *bun.DB) tool {
 		},
 	}
 }
-
