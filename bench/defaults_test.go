@@ -141,8 +141,8 @@ func (r *gormUUIDRow) BeforeCreate(*gorm.DB) error {
 // BenchmarkPostgresGORM creates loadRows rows with GORM's CreateInBatches
 // (batches of 1,000) through gorm.io/driver/postgres opened as users open
 // it, postgres.Open(dsn), with no tags: KSUID keys from gormplugin's
-// defaults (bytea with a length check, monotonic generator) against UUIDv7
-// keys in a uuid column.
+// defaults (the ksuid domain, which benchPostgres installs, and the
+// monotonic generator) against UUIDv7 keys in a uuid column.
 func BenchmarkPostgresGORM(b *testing.B) {
 	pool := benchPostgres(b)
 	cfg := pool.Config().ConnConfig
@@ -197,10 +197,14 @@ func BenchmarkPostgresGORM(b *testing.B) {
 	}
 }
 
-// BenchmarkPostgresGORMLookup: a lookup by a string ID through GORM with
-// the plugin, the first of a table (the plugin reads the table's column
-// types from the catalog: a fresh *gorm.DB each time) against the later
-// ones (the types cached), and against GORM without the plugin.
+// BenchmarkPostgresGORMLookup: First(&row, "id = ?", id) through GORM
+// with the plugin against GORM alone, paired: 5 rounds, each 5,000
+// lookups by the ID (a ksuid.KSUID) on each side, which goes first
+// alternating; the median rates and the median, smallest and largest
+// ratio plugin/alone. Then the first lookup of a table on a fresh
+// *gorm.DB (a new pool, its connection made), where the plugin checks the
+// table's ID columns once, against the same without the plugin: 5
+// rounds of 20 each.
 func BenchmarkPostgresGORMLookup(b *testing.B) {
 	pool := benchPostgres(b)
 	cfg := pool.Config().ConnConfig
@@ -224,52 +228,48 @@ func BenchmarkPostgresGORMLookup(b *testing.B) {
 	if err := setup.AutoMigrate(&gormRow{}); err != nil {
 		b.Fatal(err)
 	}
-	row := gormRow{N: 1}
-	if err := setup.Create(&row).Error; err != nil {
+	rows := make([]gormRow, 10_000)
+	if err := setup.CreateInBatches(&rows, 1000).Error; err != nil {
 		b.Fatal(err)
 	}
-	lookup := func(b *testing.B, db *gorm.DB, by any) {
+	lookup := func(db *gorm.DB, i int) {
 		var got gormRow
-		if err := db.First(&got, "id = ?", by).Error; err != nil || got.ID != row.ID {
+		if err := db.First(&got, "id = ?", rows[i%len(rows)].ID).Error; err != nil || got.ID != rows[i%len(rows)].ID {
 			b.Fatalf("lookup: %v (%v)", got.ID, err)
 		}
 	}
-	// The first lookup on a new connection, with a new plugin (nothing
-	// cached) and without one: the difference is the catalog query.
-	for _, plugin := range []bool{true, false} {
-		b.Run(map[bool]string{true: "first-of-table", false: "first-no-plugin"}[plugin], func(b *testing.B) {
-			for b.Loop() {
-				b.StopTimer()
-				db := open(false)
-				db.Exec("SELECT 1") // the connection made
-				var by any = row.ID[:]
-				if plugin {
-					if err := db.Use(gormplugin.New()); err != nil {
-						b.Fatal(err)
-					}
-					by = row.ID.String()
+	withPlugin, alone := open(true), open(false)
+	lookup(withPlugin, 0)
+	lookup(alone, 0)
+	b.Run("plugin-vs-alone", func(b *testing.B) {
+		many := func(db *gorm.DB) func() float64 {
+			return func() float64 {
+				start := time.Now()
+				for i := range 5_000 {
+					lookup(db, i*7)
 				}
-				b.StartTimer()
-				lookup(b, db, by)
-				b.StopTimer()
-				if sqlDB, err := db.DB(); err == nil {
-					sqlDB.Close()
-				}
-				b.StartTimer()
+				return 5_000 / time.Since(start).Seconds()
 			}
-		})
-	}
-	cached := open(true)
-	lookup(b, cached, row.ID.String())
-	b.Run("cached", func(b *testing.B) {
-		for b.Loop() {
-			lookup(b, cached, row.ID.String())
 		}
+		pairedRates(b, "plugin-lookups", "alone-lookups", many(withPlugin), many(alone))
 	})
-	plain := open(false)
-	b.Run("no-plugin-bytes", func(b *testing.B) {
-		for b.Loop() {
-			lookup(b, plain, row.ID[:])
+	b.Run("first-of-table", func(b *testing.B) {
+		first := func(plugin bool) func() float64 {
+			return func() float64 {
+				var took time.Duration
+				for i := range 20 {
+					db := open(plugin)
+					db.Exec("SELECT 1") // the connection made
+					start := time.Now()
+					lookup(db, i)
+					took += time.Since(start)
+					if sqlDB, err := db.DB(); err == nil {
+						sqlDB.Close()
+					}
+				}
+				return 20 / took.Seconds()
+			}
 		}
+		pairedRates(b, "plugin-first", "alone-first", first(true), first(false))
 	})
 }

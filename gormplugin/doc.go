@@ -1,6 +1,5 @@
 // Package gormplugin gives GORM models KSUID, ObjectID or UUIDv7 primary
-// keys with one line, and sends every ID, and every string compared with
-// an ID column, in the form of the column it meets:
+// keys with one line, in columns that hold each ID's text in time order:
 //
 //	db.Use(gormplugin.New())
 //
@@ -42,58 +41,36 @@
 // WithObjectIDGenerator replace either.
 //
 // AutoMigrate gives ID fields (the ID types and their Null types) without a
-// `gorm:"type:..."` tag a column that keeps time order under ORDER BY,
-// whatever the database's default collation:
+// `gorm:"type:..."` tag a column that holds the ID's text under a
+// collation that sorts it by its bytes, and so by time, whatever the
+// database's default collation:
 //
-//   - PostgreSQL: the ksuid or objectid domain where `sortid sql` (or
-//     sqltype.Install) has installed it, the same type as tables made with
-//     SQL; otherwise bytea with a CHECK constraint on its length (20 or 12
-//     bytes), on the table AutoMigrate works on (db.Table(...), a
-//     schema-qualified TableName).
+//   - PostgreSQL: the sortid extension's ksuid or objectid type, or the
+//     domain of `sortid sql` (sqltype.Install), where installed; otherwise
+//     varchar(27) (24) COLLATE "C" with a CHECK of the ID's text, on the
+//     table AutoMigrate works on (db.Table(...), a schema-qualified
+//     TableName). UUIDs: uuid.
 //   - SQLite: text (bytewise by default).
-//   - MySQL: char(27) or char(24) CHARACTER SET ascii COLLATE ascii_bin,
-//     the text form that the IDs' Value method writes through any driver.
+//   - MySQL: char(27), char(24) or char(36) CHARACTER SET ascii COLLATE
+//     ascii_bin.
 //
-// # Each value in its column's form
+// # No SQL rewriting
 //
-// The plugin binds the values of WHERE, SET, VALUES, ON CONFLICT and
-// JOIN clauses by what it knows for sure: the value's Go type, the real
-// type of the column it meets, and GORM's clause tree. It reads each
-// table's column types once from the database's catalog (MySQL's
-// information schema), tables GORM did not create and joined tables
-// included, and keeps them for a minute (its own AutoMigrate drops them
-// at once). An ID, or a string compared with an ID
-// column, goes as raw bytes to bytea and the ksuid and objectid domains,
-// as the text form to text, varchar and char columns, and as text to
-// uuid, which parses it: right with postgres.Open(dsn) as it is and with
-// PreferSimpleProtocol (PgBouncer). A string is parsed as the column's ID
-// first, so a bad one fails the statement and nothing is sent. A fragment
-// of SQL, Where("id NOT IN ?", strs), is read whole by a tokenizer to tell
-// which column each placeholder meets (qualified names, aliases of
-// joined tables, NOT, IS DISTINCT FROM, the placeholder on either side).
-//
-// What it cannot tell is an error: a value in an expression over an ID
-// column (coalesce(parent, id) = ?) or in SQL it does not read wraps
-// ErrUnclearColumn; an ID of another type than its column's,
-// ErrWrongIDType; <, > or BETWEEN with a text ID column whose collation
-// does not sort IDs by time, ErrMisorderingColumn. SQL written whole
-// (db.Raw, db.Exec) is read the same way before it is sent, by the
-// tables it names and the column each placeholder meets; a placeholder
-// in a place it does not read keeps its value as given (an ID as bytes,
-// text with WithTextIDColumns). GORM's logger prints bound IDs as their
-// text.
-//
-// On MySQL a UUID goes as its 16 bytes to a BINARY(16) column (the one
-// the plugin makes), and a string compared with it is parsed; KSUIDs and
-// ObjectIDs keep their text form, which their char columns hold.
-//
-// An existing text ID column is never converted: GORM's cast would turn
-// each ID's text into 27 bytes. AutoMigrate fails on one with an error
-// wrapping ErrTextIDColumn that names the column and the conversion
-// (ErrMisorderingColumn where its collation also misorders IDs). A
-// database that keeps its ID columns as text uses WithTextIDColumns; a
-// model with a text type tag on its ID field keeps it too. To do all this
-// the plugin wraps db.Dialector and db.ClauseBuilders; code that
+// The plugin binds nothing and rewrites no SQL: every ID goes as its text,
+// its driver.Valuer, which each of those columns reads, so an ID, a
+// pointer, a Null type and a string find the same rows in every statement
+// GORM builds and in SQL written whole (db.Raw, db.Exec), in both
+// protocols. Once per table and *gorm.DB, in a callback before the first
+// statement on the table runs (never under DryRun, and not while GORM
+// builds SQL), it reads the table's column types from the catalog (MySQL's
+// information schema) and fails the statement, before anything is sent,
+// if an ID column cannot hold the ID's text in byte order: a bytea or
+// binary column wraps ErrColumnType, a text column under a collation that
+// does not sort IDs by their bytes wraps ErrMisorderingColumn, each naming
+// the column and the fix. AutoMigrate keeps an existing ID column that
+// passes the check and fails with the same errors on one that does not;
+// it never converts one (GORM's cast would turn each ID into other
+// bytes). To do this the plugin wraps db.Dialector; code that
 // type-asserts db.Dialector to a concrete driver type sees the wrapper.
 //
 // # Upserts
@@ -116,7 +93,7 @@
 // # What it does not do
 //
 // It does not fill IDs on Update, or in raw SQL (Exec). It does not
-// convert existing columns between text, bytea and the domains: that is
-// ALTER TABLE orders ALTER COLUMN id TYPE ksuid USING id::ksuid (from
-// bytea) or USING ksuid_from_text(id) (from text).
+// convert existing columns: that is ALTER TABLE orders ALTER COLUMN id
+// TYPE ksuid USING bytea_to_ksuid(id) (from bytea) or USING id::ksuid
+// (from text).
 package gormplugin

@@ -146,11 +146,14 @@ clock and Web Crypto random source, and needs no server or network.
 
 Prints the PostgreSQL install script of the ID types named; with none, or
 all, of all three:
-  ksuid     the domain ksuid (bytea of 20 bytes), its <, <=, >, >=, <>
-            operators, ksuid_generate, ksuid_to_text, ksuid_from_text,
-            ksuid_time, ksuid_min_at, ksuid_max_at; creates pgcrypto
-  objectid  the domain objectid (bytea of 12 bytes), its operators,
-            objectid_to_text, objectid_from_text, objectid_time
+  ksuid     the domain ksuid (text COLLATE "C", 27 base62 characters),
+            ksuid_generate, ksuid_to_text, ksuid_from_text, ksuid_to_bytea,
+            bytea_to_ksuid, ksuid_time, ksuid_min_at, ksuid_max_at;
+            creates pgcrypto
+  objectid  the domain objectid (text COLLATE "C", 24 lowercase hex
+            digits), objectid_to_text, objectid_from_text,
+            objectid_to_bytea, bytea_to_objectid, objectid_time,
+            objectid_min_at, objectid_max_at
   uuidv7    uuidv7_generate, uuidv7_time, uuidv7_min_at, uuidv7_max_at on
             the uuid type; no domain; pgcrypto only before PostgreSQL 18
             (on 18, DEFAULT uuidv7() needs no install at all)
