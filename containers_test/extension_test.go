@@ -60,6 +60,28 @@ func TestExtensionReadMatrix(t *testing.T) {
 		base := time.Now().Add(-time.Hour).Truncate(time.Second)
 		sets := []idSet{ksuidSet(t, base, 30), objectIDSet(t, base, 30)}
 		paths := readPathsTo(t, ctx, ext.config.ConnConfig)
+		if ext == servers.ext18 {
+			// Through both PgBouncers, in the modes the docs give for
+			// each: the extension's database is on the PostgreSQL 18
+			// server behind them.
+			modes := []pgx.QueryExecMode{pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol}
+			for _, b := range []struct {
+				name string
+				cfg  *pgx.ConnConfig
+			}{{"PgBouncer 1.18 ", servers.bouncerConfig}, {"PgBouncer 1.26 ", servers.bouncer126Config}} {
+				if b.cfg == nil {
+					continue
+				}
+				c := b.cfg.Copy()
+				c.Database = extensionDatabase
+				paths = append(paths, pgxReadPaths(t, ctx, c, b.name, modes)...)
+			}
+			if servers.bouncer126Config != nil {
+				c := servers.bouncer126Config.Copy()
+				c.Database = extensionDatabase
+				paths = append(paths, pgxReadPaths(t, ctx, c, "PgBouncer 1.26 ", []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement})...)
+			}
+		}
 		counts := map[string]int{}
 		for _, s := range sets {
 			for _, column := range []string{"type", "partitioned"} {

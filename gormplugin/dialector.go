@@ -173,11 +173,11 @@ func columnType(dialect string, k *idkind.Kind) string {
 // `sortid sql` check it, so that a value in another form is an error
 // rather than a row that lookups miss.
 func textCheck(k *idkind.Kind, column string) string {
-	c := quoteIdent(column) + ` COLLATE "C"`
+	c := quoteIdent(column)
 	if k == idkind.ObjectID {
-		return c + ` ~ '^[0-9a-f]{24}$'`
+		return `octet_length(` + c + `) = 24 AND ` + c + ` COLLATE "C" !~ '[^0-9a-f]'`
 	}
-	return c + ` ~ '^[0-9A-Za-z]{27}$' AND ` + c + ` <= 'aWgEPTl1tmebfsQzFP4bxwgy80V'`
+	return `octet_length(` + c + `) = 27 AND ` + c + ` COLLATE "C" !~ '[^0-9A-Za-z]' AND ` + c + ` COLLATE "C" <= 'aWgEPTl1tmebfsQzFP4bxwgy80V'`
 }
 
 // CreateTable and AddColumn give the varchar ID columns the plugin makes

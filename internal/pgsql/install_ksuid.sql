@@ -7,7 +7,10 @@
 -- so for texts of one length text order is numeric order, which is time
 -- order. The CHECK names "C" itself: a domain's CHECK compares VALUE
 -- under the database's collation, not the domain's, and under a
--- linguistic one 'Q…' sorts after 'aW…'. The constraint's name is the advice in the error any other value
+-- linguistic one 'Q…' sorts after 'aW…'. 27 bytes none of which is
+-- outside the alphabet are 27 of its characters: a search for one
+-- outside it costs a third of what matching the whole text does, and a
+-- COPY pays it on every row. The constraint's name is the advice in the error any other value
 -- gets: "value for domain ksuid violates check constraint "…"".
 --
 -- Development versions of this script made the domain over bytea; it is
@@ -16,7 +19,7 @@ DO $$
 BEGIN
 	CREATE DOMAIN @SCHEMA@ksuid AS text COLLATE "C"
 		CONSTRAINT "27 characters 0-9A-Za-z, at most aWgEPTl1tmebfsQzFP4bxwgy80V"
-		CHECK (VALUE COLLATE "C" ~ '^[0-9A-Za-z]{27}$' AND VALUE COLLATE "C" <= 'aWgEPTl1tmebfsQzFP4bxwgy80V');
+		CHECK (octet_length(VALUE) = 27 AND VALUE COLLATE "C" !~ '[^0-9A-Za-z]' AND VALUE COLLATE "C" <= 'aWgEPTl1tmebfsQzFP4bxwgy80V');
 EXCEPTION WHEN duplicate_object THEN
 	IF (SELECT typbasetype FROM pg_type WHERE oid = '@SCHEMA@ksuid'::regtype) <> 'text'::regtype THEN
 		RAISE EXCEPTION 'sortid: the domain ksuid exists over %, not text: it is from a development version of sortid or another tool; nothing was changed',

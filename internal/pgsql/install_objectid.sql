@@ -9,7 +9,7 @@ DO $$
 BEGIN
 	CREATE DOMAIN @SCHEMA@objectid AS text COLLATE "C"
 		CONSTRAINT "24 lowercase hex digits; objectid_from_text() reads uppercase"
-		CHECK (VALUE COLLATE "C" ~ '^[0-9a-f]{24}$');
+		CHECK (octet_length(VALUE) = 24 AND VALUE COLLATE "C" !~ '[^0-9a-f]');
 EXCEPTION WHEN duplicate_object THEN
 	IF (SELECT typbasetype FROM pg_type WHERE oid = '@SCHEMA@objectid'::regtype) <> 'text'::regtype THEN
 		RAISE EXCEPTION 'sortid: the domain objectid exists over %, not text: it is from a development version of sortid or another tool; nothing was changed',
