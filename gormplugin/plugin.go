@@ -174,23 +174,29 @@ func (p *Plugin) assignIDs(db *gorm.DB) {
 		return
 	}
 	rv := db.Statement.ReflectValue
+	made := false
 	switch rv.Kind() {
 	case reflect.Map:
-		p.fillMap(db, fields, rv)
-		return
+		made = p.fillMap(db, fields, rv)
 	case reflect.Slice, reflect.Array:
 		for i := range rv.Len() {
 			elem := reflect.Indirect(rv.Index(i))
 			switch elem.Kind() {
 			case reflect.Map:
-				p.fillMap(db, fields, elem)
+				made = p.fillMap(db, fields, elem) || made
 			case reflect.Struct:
-				p.fillStruct(db, fields, elem)
+				made = p.fillStruct(db, fields, elem) || made
 			}
 			// Anything else, such as a nil element, is GORM's to refuse.
 		}
 	case reflect.Struct:
-		p.fillStruct(db, fields, rv)
+		made = p.fillStruct(db, fields, rv)
+	}
+	if made {
+		db.Statement.Settings.Store(settingMadeIDs, true)
+	}
+	if rv.Kind() == reflect.Map {
+		return
 	}
 	p.returnIDsOnConflict(db, fields)
 	refuseBlindMySQLUpsert(db)
@@ -230,7 +236,9 @@ func isZeroBytes(b []byte) bool {
 	return true
 }
 
-func (p *Plugin) fillStruct(db *gorm.DB, fields []*schema.Field, rv reflect.Value) {
+// fillStruct sets each unset ID field of the struct rv, and reports
+// whether it made an ID.
+func (p *Plugin) fillStruct(db *gorm.DB, fields []*schema.Field, rv reflect.Value) (made bool) {
 	ctx := db.Statement.Context
 	for _, f := range fields {
 		if !isUnset(ctx, f, rv) {
@@ -239,12 +247,12 @@ func (p *Plugin) fillStruct(db *gorm.DB, fields []*schema.Field, rv reflect.Valu
 		if !rv.CanAddr() {
 			db.AddError(fmt.Errorf("%w: gormplugin cannot set %s.%s on a value that is not addressable; pass a pointer to Create",
 				gorm.ErrInvalidValue, db.Statement.Schema.Name, f.Name))
-			return
+			return made
 		}
 		id, err := p.newID(f.IndirectFieldType)
 		if err != nil {
 			db.AddError(err)
-			return
+			return made
 		}
 		// A pointer field gets a pointer of its own, never a write through
 		// the caller's pointer, which other records may share.
@@ -256,20 +264,22 @@ func (p *Plugin) fillStruct(db *gorm.DB, fields []*schema.Field, rv reflect.Valu
 		}
 		if err := f.Set(ctx, rv, value); err != nil {
 			db.AddError(err)
-			return
+			return made
 		}
-		db.Statement.Settings.Store(settingMadeIDs, true)
+		made = true
 	}
+	return made
 }
 
 // fillMap adds a new ID under the column name of every ID field the map
 // does not set. The caller's map is changed, as GORM changes it for
 // default values. A nil map, or one whose keys or values cannot hold a
-// column name and an ID, is left to GORM.
-func (p *Plugin) fillMap(db *gorm.DB, fields []*schema.Field, m reflect.Value) {
+// column name and an ID, is left to GORM. It reports whether it made an
+// ID.
+func (p *Plugin) fillMap(db *gorm.DB, fields []*schema.Field, m reflect.Value) (made bool) {
 	mt := m.Type()
 	if m.IsNil() || mt.Key().Kind() != reflect.String {
-		return
+		return false
 	}
 	key := func(name string) reflect.Value { return reflect.ValueOf(name).Convert(mt.Key()) }
 	for _, f := range fields {
@@ -278,16 +288,17 @@ func (p *Plugin) fillMap(db *gorm.DB, fields []*schema.Field, m reflect.Value) {
 		}
 		if !f.IndirectFieldType.AssignableTo(mt.Elem()) {
 			db.AddError(errors.New("gormplugin: cannot store a new " + f.IndirectFieldType.String() + " in a " + mt.String()))
-			return
+			return made
 		}
 		id, err := p.newID(f.IndirectFieldType)
 		if err != nil {
 			db.AddError(err)
-			return
+			return made
 		}
 		m.SetMapIndex(key(f.DBName), reflect.ValueOf(id))
-		db.Statement.Settings.Store(settingMadeIDs, true)
+		made = true
 	}
+	return made
 }
 
 // returnIDsOnConflict makes an upsert report the IDs of the rows it
