@@ -43,58 +43,65 @@ BEGIN
 END $$;
 
 -- bytea_to_ksuid returns the KSUID of its 20 bytes, for data another
--- tool stored as bytea.
+-- tool stored as bytea. The 160-bit number is cut into three parts below
+-- 62^9, whose nine digits each come out of bigint arithmetic in one
+-- expression: a loop over the digits costs ten times as much, and
+-- ksuid_generate() pays it for every row.
 CREATE OR REPLACE FUNCTION @SCHEMA@bytea_to_ksuid(id bytea) RETURNS @SCHEMA@ksuid
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 DECLARE
-	alphabet constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-	-- The 160-bit number as three parts below 62^9 each, so that the digits
-	-- of each come out of bigint arithmetic.
-	n numeric := 0;
-	part bigint;
-	digits text := '';
+	a constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+	n numeric;
+	c0 bigint;
+	c1 bigint;
+	c2 bigint;
 BEGIN
 	IF octet_length(id) <> 20 THEN
 		RAISE EXCEPTION 'bytea_to_ksuid: % is % bytes; a KSUID is 20', id, octet_length(id)
 			USING ERRCODE = 'invalid_binary_representation';
 	END IF;
-	FOR i IN 0..4 LOOP
-		n := n * 4294967296 + ('x' || encode(substring(id FROM 4 * i + 1 FOR 4), 'hex'))::bit(32)::bigint;
-	END LOOP;
-	FOR chunk IN 1..3 LOOP
-		part := (n % 13537086546263552)::bigint; -- 62^9
-		n := div(n, 13537086546263552);
-		FOR i IN 1..9 LOOP
-			digits := substr(alphabet, (part % 62)::int + 1, 1) || digits;
-			part := part / 62;
-		END LOOP;
-	END LOOP;
-	RETURN digits;
+	-- The number, from five words of 32 bits.
+	n := ((((get_byte(id, 0)::bigint * 16777216 + get_byte(id, 1) * 65536 + get_byte(id, 2) * 256 + get_byte(id, 3))::numeric * 4294967296
+		+ (get_byte(id, 4)::bigint * 16777216 + get_byte(id, 5) * 65536 + get_byte(id, 6) * 256 + get_byte(id, 7))) * 4294967296
+		+ (get_byte(id, 8)::bigint * 16777216 + get_byte(id, 9) * 65536 + get_byte(id, 10) * 256 + get_byte(id, 11))) * 4294967296
+		+ (get_byte(id, 12)::bigint * 16777216 + get_byte(id, 13) * 65536 + get_byte(id, 14) * 256 + get_byte(id, 15))) * 4294967296
+		+ (get_byte(id, 16)::bigint * 16777216 + get_byte(id, 17) * 65536 + get_byte(id, 18) * 256 + get_byte(id, 19));
+	c0 := div(n, 183252712161029662582812243656704); -- 62^18
+	c1 := mod(div(n, 13537086546263552), 13537086546263552); -- 62^9
+	c2 := mod(n, 13537086546263552);
+	RETURN substr(a, (c0 / 218340105584896 % 62)::int + 1, 1) || substr(a, (c0 / 3521614606208 % 62)::int + 1, 1) || substr(a, (c0 / 56800235584 % 62)::int + 1, 1)
+		|| substr(a, (c0 / 916132832 % 62)::int + 1, 1) || substr(a, (c0 / 14776336 % 62)::int + 1, 1) || substr(a, (c0 / 238328 % 62)::int + 1, 1)
+		|| substr(a, (c0 / 3844 % 62)::int + 1, 1) || substr(a, (c0 / 62 % 62)::int + 1, 1) || substr(a, (c0 % 62)::int + 1, 1)
+		|| substr(a, (c1 / 218340105584896 % 62)::int + 1, 1) || substr(a, (c1 / 3521614606208 % 62)::int + 1, 1) || substr(a, (c1 / 56800235584 % 62)::int + 1, 1)
+		|| substr(a, (c1 / 916132832 % 62)::int + 1, 1) || substr(a, (c1 / 14776336 % 62)::int + 1, 1) || substr(a, (c1 / 238328 % 62)::int + 1, 1)
+		|| substr(a, (c1 / 3844 % 62)::int + 1, 1) || substr(a, (c1 / 62 % 62)::int + 1, 1) || substr(a, (c1 % 62)::int + 1, 1)
+		|| substr(a, (c2 / 218340105584896 % 62)::int + 1, 1) || substr(a, (c2 / 3521614606208 % 62)::int + 1, 1) || substr(a, (c2 / 56800235584 % 62)::int + 1, 1)
+		|| substr(a, (c2 / 916132832 % 62)::int + 1, 1) || substr(a, (c2 / 14776336 % 62)::int + 1, 1) || substr(a, (c2 / 238328 % 62)::int + 1, 1)
+		|| substr(a, (c2 / 3844 % 62)::int + 1, 1) || substr(a, (c2 / 62 % 62)::int + 1, 1) || substr(a, (c2 % 62)::int + 1, 1);
 END $$;
 
--- ksuid_to_bytea returns the 20 bytes of a KSUID.
+-- ksuid_to_bytea returns the 20 bytes of a KSUID: the digits in three
+-- parts of nine, as bytea_to_ksuid writes them.
 CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_to_bytea(id @SCHEMA@ksuid) RETURNS bytea
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 AS $$
 DECLARE
-	alphabet constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-	n numeric := 0;
-	part bigint;
-	out bytea := '';
+	a constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+	n numeric;
 BEGIN
-	FOR chunk IN 0..2 LOOP
-		part := 0;
-		FOR i IN 1..9 LOOP
-			part := part * 62 + strpos(alphabet, substr(id, chunk * 9 + i, 1)) - 1;
-		END LOOP;
-		n := n * 13537086546263552 + part;
-	END LOOP;
-	FOR i IN 1..5 LOOP
-		out := substring(int8send((n % 4294967296)::bigint) FROM 5 FOR 4) || out;
-		n := div(n, 4294967296);
-	END LOOP;
-	RETURN out;
+	n := ((strpos(a, substr(id, 1, 1)) - 1)::bigint * 218340105584896 + (strpos(a, substr(id, 2, 1)) - 1)::bigint * 3521614606208 + (strpos(a, substr(id, 3, 1)) - 1)::bigint * 56800235584 + (strpos(a, substr(id, 4, 1)) - 1)::bigint * 916132832 + (strpos(a, substr(id, 5, 1)) - 1)::bigint * 14776336 + (strpos(a, substr(id, 6, 1)) - 1)::bigint * 238328 + (strpos(a, substr(id, 7, 1)) - 1)::bigint * 3844 + (strpos(a, substr(id, 8, 1)) - 1)::bigint * 62 + (strpos(a, substr(id, 9, 1)) - 1)::bigint)::numeric * 183252712161029662582812243656704
+		+ ((strpos(a, substr(id, 10, 1)) - 1)::bigint * 218340105584896 + (strpos(a, substr(id, 11, 1)) - 1)::bigint * 3521614606208 + (strpos(a, substr(id, 12, 1)) - 1)::bigint * 56800235584 + (strpos(a, substr(id, 13, 1)) - 1)::bigint * 916132832 + (strpos(a, substr(id, 14, 1)) - 1)::bigint * 14776336 + (strpos(a, substr(id, 15, 1)) - 1)::bigint * 238328 + (strpos(a, substr(id, 16, 1)) - 1)::bigint * 3844 + (strpos(a, substr(id, 17, 1)) - 1)::bigint * 62 + (strpos(a, substr(id, 18, 1)) - 1)::bigint)::numeric * 13537086546263552
+		+ ((strpos(a, substr(id, 19, 1)) - 1)::bigint * 218340105584896 + (strpos(a, substr(id, 20, 1)) - 1)::bigint * 3521614606208 + (strpos(a, substr(id, 21, 1)) - 1)::bigint * 56800235584 + (strpos(a, substr(id, 22, 1)) - 1)::bigint * 916132832 + (strpos(a, substr(id, 23, 1)) - 1)::bigint * 14776336 + (strpos(a, substr(id, 24, 1)) - 1)::bigint * 238328 + (strpos(a, substr(id, 25, 1)) - 1)::bigint * 3844 + (strpos(a, substr(id, 26, 1)) - 1)::bigint * 62 + (strpos(a, substr(id, 27, 1)) - 1)::bigint);
+	-- The first 4 bytes, then two times 8, each as the bigint whose
+	-- two's complement they are.
+	RETURN substring(int8send(div(n, 340282366920938463463374607431768211456)::bigint) FROM 5 FOR 4) -- 2^128
+		|| int8send((CASE WHEN mod(div(n, 18446744073709551616), 18446744073709551616) >= 9223372036854775808
+			THEN mod(div(n, 18446744073709551616), 18446744073709551616) - 18446744073709551616
+			ELSE mod(div(n, 18446744073709551616), 18446744073709551616) END)::bigint)
+		|| int8send((CASE WHEN mod(n, 18446744073709551616) >= 9223372036854775808
+			THEN mod(n, 18446744073709551616) - 18446744073709551616
+			ELSE mod(n, 18446744073709551616) END)::bigint);
 END $$;
 
 -- ksuid_generate returns a new KSUID for clock_timestamp(), laid out as
