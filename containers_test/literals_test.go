@@ -119,6 +119,25 @@ func TestPostgresLiterals(t *testing.T) {
 			t.Errorf("%s: %d rows (%v), want %d", tc.sql, n, err, tc.want)
 		}
 	}
+	// The same through psql itself, as a support engineer types it.
+	c := servers.pgConfig.ConnConfig
+	url := fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", c.User, c.Password, c.Host, c.Port, conn.Config().Database)
+	for _, tc := range []struct {
+		sql  string
+		want string
+	}{
+		{"SELECT id FROM orders WHERE id = " + q(50), ids[50].String()},
+		{"SELECT count(*) FROM orders WHERE id IN (" + q(50) + ", " + q(7) + ")", "2"},
+		{"SELECT count(*) FROM orders WHERE id IS DISTINCT FROM " + q(50), "99"},
+		{"WITH u AS (UPDATE orders SET n = 2 WHERE id = " + q(9) + " RETURNING id) SELECT id FROM u", ids[9].String()},
+		{"WITH d AS (DELETE FROM orders WHERE id NOT IN (" + q(1) + ", " + q(2) + ", " + q(3) + ") RETURNING 1) SELECT count(*) FROM d", "97"},
+		{"WITH d AS (DELETE FROM orders WHERE id <> " + q(4) + " RETURNING 1) SELECT count(*) FROM d", "99"},
+	} {
+		out, err := exec.CommandContext(ctx, "psql", "-XAtq", "-v", "ON_ERROR_STOP=1", url, "-c", "BEGIN", "-c", tc.sql, "-c", "ROLLBACK").CombinedOutput()
+		if got := strings.TrimSpace(string(out)); err != nil || got != tc.want {
+			t.Errorf("psql %s: %q (%v), want %q", tc.sql, got, err, tc.want)
+		}
+	}
 	// Writing text that is no KSUID is the domain's error, naming what a
 	// KSUID is.
 	for _, bad := range []string{"0qjBBlJIfbVLK-nJn4xpLGDr00e", "0qjBB", `\x` + fmt.Sprintf("%x", ids[0][:]), "zzzzzzzzzzzzzzzzzzzzzzzzzzz"} {
