@@ -46,6 +46,9 @@ func (d dialector) checkColumns(db *gorm.DB) {
 		return
 	}
 	dialect := d.Name()
+	if dialect != "postgres" && dialect != "mysql" {
+		return // SQLite compares text bytewise unless a column says otherwise
+	}
 	tableSQL := stmt.Quote(stmt.Table)
 	if stmt.TableExpr != nil {
 		tableSQL = stmt.TableExpr.SQL
