@@ -16,8 +16,8 @@ import (
 // field's value instead, bson.M{"order_id": orderID.Eq(id)}, it would be
 // a document to compare with, which matches nothing without an error: so
 // writing a Filter anywhere but as a whole filter is an error wrapping
-// ErrFilterAsValue. Inside $and, $or or an aggregation's $match, use
-// Filter.D, or And.
+// ErrFilterAsValue. Combine filters with And, as a whole filter; inside
+// $and, $or or an aggregation's $match write f.D() (And(...).D()).
 type Filter bson.D
 
 // ErrFilterAsValue is wrapped by the error of marshaling a Filter as a
@@ -41,7 +41,8 @@ func (f Filter) MarshalBSONValue() (typ byte, data []byte, err error) {
 func (f Filter) D() bson.D { return bson.D(f) }
 
 // And returns the filter that matches the documents every one of
-// filters matches: {$and: [...]}.
+// filters matches: {$and: [...]}. It is a Filter: pass it whole, or as
+// And(...).D() inside $match.
 func And(filters ...Filter) Filter {
 	a := make(bson.A, len(filters))
 	for i, f := range filters {

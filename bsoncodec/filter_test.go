@@ -100,6 +100,10 @@ func TestFilterAsValueIsAnError(t *testing.T) {
 		"bson.D":   bson.D{{Key: "order_id", Value: f.Eq(a)}},
 		"$and":     bson.D{{Key: "$and", Value: bson.A{f.Eq(a)}}},
 		"ObjectID": bson.M{"o": bsoncodec.ObjectIDField("o").Eq(objectid.New())},
+		// And returns a Filter too: inside $match it is the same error
+		// (docs/mongodb.md says to write And(...).D() there).
+		"$match And": bson.D{{Key: "$match", Value: bsoncodec.And(f.Eq(a))}},
+		"$and And":   bson.D{{Key: "$and", Value: bson.A{bsoncodec.And(f.Eq(a))}}},
 	} {
 		if _, err := bson.Marshal(doc); !errors.Is(err, bsoncodec.ErrFilterAsValue) {
 			t.Errorf("%s: %v, want ErrFilterAsValue", name, err)
@@ -110,6 +114,7 @@ func TestFilterAsValueIsAnError(t *testing.T) {
 		"And":    bsoncodec.And(f.Eq(a), bsoncodec.Filter{{Key: "n", Value: 1}}),
 		"D":      bson.D{{Key: "$match", Value: f.Eq(a).D()}},
 		"$and D": bson.D{{Key: "$and", Value: bson.A{f.Eq(a).D()}}},
+		"And D":  bson.D{{Key: "$match", Value: bsoncodec.And(f.Eq(a)).D()}},
 	} {
 		if _, err := bson.Marshal(doc); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -118,6 +123,10 @@ func TestFilterAsValueIsAnError(t *testing.T) {
 	js, _ := bson.MarshalExtJSON(bsoncodec.And(f.Eq(a), bsoncodec.Filter{{Key: "n", Value: 1}}), false, false)
 	if want := `{"$and":[{"order_id":{"$in":[` + strA + `,` + extA + `]}},{"n":1}]}`; string(js) != want {
 		t.Errorf("And = %s, want %s", js, want)
+	}
+	js, _ = bson.MarshalExtJSON(bson.D{{Key: "$match", Value: bsoncodec.And(f.Eq(a), bsoncodec.Filter{{Key: "n", Value: 1}}).D()}}, false, false)
+	if want := `{"$match":{"$and":[{"order_id":{"$in":[` + strA + `,` + extA + `]}},{"n":1}]}}`; string(js) != want {
+		t.Errorf("$match And(...).D() = %s, want %s", js, want)
 	}
 }
 
