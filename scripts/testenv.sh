@@ -13,8 +13,8 @@
 #     compiled in each (testenv/postgres); the official mysql:9.7,
 #     mariadb:11.8 and mongo:8 where they can be pulled, otherwise
 #     stand-ins built without any registry: MySQL 9.7 (sid) and MariaDB
-#     11.8 (trixie) from Debian (testenv/mysql), and FerretDB
-#     (testenv/ferretdb). The Debian servers stand on rootfs images made by
+#     11.8 (trixie) from Debian (testenv/mysql), and FerretDB 2.7 on
+#     PostgreSQL 18 with DocumentDB 1.0 (sid; testenv/ferretdb). The Debian servers stand on rootfs images made by
 #     debootstrap, one per release, all at once. Everything is tagged by a
 #     hash of its sources, so a second run reuses it and takes seconds;
 #     stand-in images of other tags (older sources) are removed.
@@ -130,6 +130,7 @@ rootfs_specs=(
 	"pg18 sid postgresql-18,postgresql-18-pg-uuidv7,pgbouncer,gcc,make,libc6-dev - postgresql-server-dev-18"
 	"mariadb trixie mariadb-server - -"
 	"mysql sid mysql-server-core,mysql-client - -"
+	"documentdb sid postgresql-18 postgresql-18-documentdb -"
 )
 
 rootfs_tag() {
@@ -258,15 +259,20 @@ build_mysql() {
 build_mysql97() { build_mysql mysql 9.7; }
 build_mariadb118() { build_mysql mariadb 11.8; }
 
+# build_ferretdb: FerretDB 2.7 on PostgreSQL 18 with DocumentDB 1.0
+# (testenv/ferretdb): the binary built here, on the documentdb rootfs.
 build_ferretdb() {
-	local tag="sortid-test/ferretdb:1.24.2-$(hash_of testenv/ferretdb)"
+	local rootfs tag
+	rootfs=$(rootfs_of documentdb) || return 1
+	have_image "$rootfs" || { log "the documentdb rootfs is missing"; return 1; }
+	tag="sortid-test/ferretdb:2.7.0-$(hash_of testenv/ferretdb "$rootfs")"
 	if ! have_image "$tag"; then
 		local ctx
 		ctx=$(mktemp -d)
-		log "building FerretDB (about a minute the first time)"
+		log "building FerretDB 2.7 (a minute or two the first time)"
 		(cd "$root/testenv/ferretdb" && CGO_ENABLED=0 quiet go build -trimpath -o "$ctx/ferretdb" .) || { rm -rf "$ctx"; return 1; }
-		cp "$root/testenv/ferretdb/Dockerfile" "$ctx/"
-		DOCKER_BUILDKIT=0 quiet docker build --force-rm -t "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
+		cp "$root/testenv/ferretdb/Dockerfile" "$root/testenv/ferretdb/entrypoint.sh" "$ctx/"
+		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg "ROOTFS=$rootfs" -t "$tag" "$ctx" || { rm -rf "$ctx"; return 1; }
 		rm -rf "$ctx"
 	fi
 	echo "$tag"

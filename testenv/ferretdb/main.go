@@ -1,12 +1,15 @@
-// Command ferretdb runs FerretDB, a MongoDB-wire-compatible server, with
-// its SQLite back end, for the integration tests on machines that cannot
-// pull the official mongo image. It lives in a module of its own so that
-// FerretDB never enters sortid's module graph.
+// Command ferretdb runs FerretDB 2, a MongoDB-wire-compatible server, on
+// PostgreSQL with Microsoft's DocumentDB extension, for the integration
+// tests on machines that cannot pull the official mongo image. The image
+// (Dockerfile, entrypoint.sh) starts PostgreSQL 18 with DocumentDB first.
+// It lives in a module of its own so that FerretDB never enters sortid's
+// module graph.
 //
-//	ferretdb [-listen-addr 0.0.0.0:27017] [-data-dir /data]
+//	ferretdb [-postgresql-url URL] [-listen-addr 0.0.0.0:27017] [-state-dir /var/lib/ferretdb]
 //
-// The flags default to the environment variables FERRETDB_LISTEN_ADDR and
-// FERRETDB_DATA_DIR, and those to the values above, which the image uses.
+// The flags default to the environment variables FERRETDB_POSTGRESQL_URL,
+// FERRETDB_LISTEN_ADDR and FERRETDB_STATE_DIR, and those to the values the
+// image uses.
 package main
 
 import (
@@ -15,10 +18,9 @@ import (
 	"log"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
-	"github.com/FerretDB/FerretDB/ferretdb"
+	"github.com/FerretDB/FerretDB/v2/ferretdb"
 )
 
 // envOr returns the environment variable name, or def when it is unset or
@@ -31,31 +33,21 @@ func envOr(name, def string) string {
 }
 
 func main() {
+	pg := flag.String("postgresql-url", envOr("FERRETDB_POSTGRESQL_URL", "postgres://postgres@127.0.0.1:5432/postgres"), "PostgreSQL with the documentdb extension (FERRETDB_POSTGRESQL_URL)")
 	addr := flag.String("listen-addr", envOr("FERRETDB_LISTEN_ADDR", "0.0.0.0:27017"), "TCP address to listen on (FERRETDB_LISTEN_ADDR)")
-	dataDir := flag.String("data-dir", envOr("FERRETDB_DATA_DIR", "/data"), "folder of the SQLite databases, made if missing (FERRETDB_DATA_DIR)")
+	state := flag.String("state-dir", envOr("FERRETDB_STATE_DIR", "/var/lib/ferretdb"), "FerretDB's state folder, made if missing (FERRETDB_STATE_DIR)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		log.Fatalf("unexpected arguments %q", flag.Args())
 	}
-	dir, err := filepath.Abs(*dataDir)
-	if err != nil {
+	if err := os.MkdirAll(*state, 0o755); err != nil {
 		log.Fatal(err)
 	}
-	// The image is FROM scratch: make the data folder here.
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		log.Fatal(err)
-	}
-	db, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *addr},
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + filepath.ToSlash(dir) + "/",
-	})
+	db, err := ferretdb.New(&ferretdb.Config{PostgreSQLURL: *pg, ListenAddr: *addr, StateDir: *state})
 	if err != nil {
 		log.Fatal(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := db.Run(ctx); err != nil && ctx.Err() == nil {
-		log.Fatal(err)
-	}
+	db.Run(ctx)
 }
