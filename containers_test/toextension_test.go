@@ -17,7 +17,7 @@ import (
 // TestToExtensionObjects: `sortid sql to-extension` on a table keyed by
 // the ksuid domain (with a default of ksuid_generate() and 200 rows) and
 // one more kind of object each, on PostgreSQL 18 with a writer inserting
-// beside it. Each object is carried over (its check holds afterwards, and
+// beside it (and one on 15). Each object is carried over (its check holds afterwards, and
 // the column is the extension's type), or the run is refused before it
 // changes anything, with an error naming the object (and the domain, the
 // rows and the writer's rows are all still there).
@@ -31,6 +31,8 @@ func TestToExtensionObjects(t *testing.T) {
 		refused string // a part of the error, or "" where it converts
 		check   string // a query that is true after a conversion that kept the object
 		schema  string // where `sortid sql` installs, "" for the search path's first
+		parts   []string
+		server  *extServer // PostgreSQL 18's when nil
 	}{
 		{name: "default text unchanged", check: `SELECT pg_get_expr(adbin, adrelid) = 'ksuid_generate()' FROM pg_attrdef WHERE adrelid = 't'::regclass AND adnum = 1`},
 		{name: "default on a text column", setup: "ALTER TABLE t ADD COLUMN ref text DEFAULT ksuid_generate()",
@@ -73,12 +75,20 @@ func TestToExtensionObjects(t *testing.T) {
 		{name: "partitioned by the ID, with a comment", setup: `CREATE TABLE ev (id ksuid PRIMARY KEY) PARTITION BY RANGE (id);
 			CREATE TABLE ev_all PARTITION OF ev DEFAULT; COMMENT ON TABLE ev IS 'events'`, refused: "ev (a comment)"},
 		{name: "schema off the search path", schema: "ids", refused: "not on the search path"},
+		// Only the ksuid part installed, on 15: the objectid functions'
+		// signatures name a type that is not there.
+		{name: "the ksuid part alone on 15", parts: []string{"ksuid"}, server: servers.ext15,
+			check: "SELECT to_regtype('objectid') IS NOT NULL AND ksuid_time(ksuid_generate()) > now() - interval '1 minute'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := testContext(t)
-			pool, url := toExtensionDatabase(t, ctx)
-			if err := sqltype.Install(ctx, pool, tc.schema); err != nil {
+			server := tc.server
+			if server == nil {
+				server = servers.ext18
+			}
+			pool, url := toExtensionDatabase(t, ctx, server)
+			if err := sqltype.Install(ctx, pool, tc.schema, tc.parts...); err != nil {
 				t.Fatal(err)
 			}
 			setup := base
@@ -147,12 +157,12 @@ func TestToExtensionObjects(t *testing.T) {
 	}
 }
 
-// toExtensionDatabase makes a database of t's own on the PostgreSQL 18
-// server with the extension's files, and returns a pool on it (without
+// toExtensionDatabase makes a database of t's own on the server of ext,
+// which has the extension's files, and returns a pool on it (without
 // sortid's hook: the domains need none) and its URL.
-func toExtensionDatabase(t *testing.T, ctx context.Context) (*pgxpool.Pool, string) {
+func toExtensionDatabase(t *testing.T, ctx context.Context, ext *extServer) (*pgxpool.Pool, string) {
 	t.Helper()
-	admin := servers.ext18.pool
+	admin := ext.pool
 	name := "sortid_" + sanitize(t.Name())
 	admin.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
