@@ -8,8 +8,9 @@ import (
 )
 
 // nonSimpleCollation reads the documents MongoDB's listCollections and
-// listIndexes return (FerretDB 1.24 ignores collations, so the
-// integration tests cannot show this on their server).
+// listIndexes return (FerretDB 2.7 accepts a collection's collation but
+// does not list it, so the integration tests cannot show this on their
+// server).
 func TestNonSimpleCollation(t *testing.T) {
 	raw := func(d bson.D) bson.Raw { return bson.Raw(must(bson.Marshal(d))) }
 	en2 := bson.D{{Key: "locale", Value: "en"}, {Key: "strength", Value: 2}}

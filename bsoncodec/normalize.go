@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -170,6 +171,17 @@ type NormalizeOptions struct {
 	// Progress, when not nil, is called after each batch with the number
 	// of documents rewritten so far.
 	Progress func(rewritten int64)
+	// Lease is how long the run's hold on the collection and field lasts
+	// unless renewed; 0 means a minute. The run renews it before each
+	// batch, and before a delete where a third of it has passed. A run
+	// that stopped without giving it up (a crash) keeps the next run out
+	// until it expires.
+	Lease time.Duration
+	// Restored, when not nil, is called for each document that a stopped
+	// run of NormalizeKSUIDs or NormalizeObjectIDs on _id had deleted and
+	// not yet inserted again, and that this run put back from the
+	// journal, with the _id it is now stored under.
+	Restored func(id bson.RawValue)
 }
 
 // ErrNotKSUID is wrapped by NormalizeKSUIDs's error when documents hold
@@ -194,21 +206,30 @@ var ErrNotObjectID = errors.New("bsoncodec: value is not an ObjectID")
 // Each document is rewritten with a filter on its old value, so a
 // concurrent change of the field is not overwritten.
 //
+// One run at a time works on a collection and field: a run holds a lease,
+// a document in the database's LeaseCollection, and renews it as it goes
+// (NormalizeOptions.Lease). A second run stops at once with an error
+// wrapping ErrRunning and naming the holder; after a crash, the next run
+// waits out the lease (a minute by default) and then takes over.
+//
 // The _id field cannot be updated in place: each document is deleted and
-// inserted again under the new _id. The delete returns the document as it
-// was at that instant, and that is what is inserted, so an update that
-// was acknowledged before the delete is in the copy, and one after it
-// finds the copy (or, in the moment between the two, nothing: the writer
-// is told it matched no document). No write that the server acknowledged
-// as modifying the document is lost. Before the delete, the document is
-// kept in a journal collection, coll's name followed by
-// ".sortid_moving"; a run that stops (a cancelled ctx, a crash) between
-// the delete and the insert leaves it there, and the next run puts it
-// back first. Once the delete is sent, a cancelled ctx no longer stops
-// that document's insert. A document whose copy cannot be inserted is
-// put back under its old _id, and the error says why: the new _id held
-// by a different document (two documents for one ID, written in both
-// forms; both are left), or a duplicate on another unique index.
+// inserted again under the new _id. Before the delete, the document is
+// kept in a journal collection, coll's name followed by JournalSuffix;
+// the delete is conditional on the document being still exactly as
+// journaled (where a writer changed it meanwhile, it is journaled again
+// and the delete retried), and what the delete returned is what is
+// inserted. So an update acknowledged before the delete is in the copy,
+// and one after it finds the copy (or, in the moment between the two,
+// nothing: the writer is told it matched no document), and a run that
+// stops between the delete and the insert leaves in the journal the
+// document as it was deleted. The next run puts such documents back
+// first (NormalizeOptions.Restored names them). No write that the
+// server acknowledged as modifying the document is lost, whichever
+// command a crash comes before. Once the delete is sent, a cancelled ctx
+// no longer stops that document's insert. A document whose new _id is
+// held by a different document (two documents for one ID, written in
+// both forms) is left, as is the other, and the error names it; one
+// whose copy another unique index refuses is put back under its old _id.
 //
 // Binary values that are not KSUIDs are left as they are; the error then
 // wraps ErrNotKSUID and the value's own error, and names the first such
@@ -267,7 +288,16 @@ func normalize(ctx context.Context, coll *mongo.Collection, field string, form l
 	if batch <= 0 {
 		batch = 1000
 	}
-	n := normalizer{coll: coll, field: field, form: form, path: strings.Split(field, ".")}
+	n := normalizer{coll: coll, field: field, form: form, path: strings.Split(field, "."), restored: opts.Restored}
+	d := opts.Lease
+	if d <= 0 {
+		d = defaultLease
+	}
+	var err error
+	if n.lease, err = acquireLease(ctx, coll, field, d); err != nil {
+		return 0, n.fail(err)
+	}
+	defer n.lease.release(context.WithoutCancel(ctx))
 	var rewritten int64
 	if field == "_id" {
 		restored, err := n.recover(ctx)
@@ -277,6 +307,9 @@ func normalize(ctx context.Context, coll *mongo.Collection, field string, form l
 		}
 	}
 	for {
+		if err := n.lease.renew(ctx); err != nil {
+			return rewritten, n.fail(err)
+		}
 		filter := bson.D{{Key: field, Value: bson.D{{Key: "$type", Value: form.bsonType}}}}
 		switch {
 		case len(n.skip) == 0:
@@ -329,6 +362,8 @@ func normalize(ctx context.Context, coll *mongo.Collection, field string, form l
 
 type normalizer struct {
 	coll     *mongo.Collection
+	lease    *lease
+	restored func(id bson.RawValue)
 	field    string
 	form     legacyForm
 	path     []string
@@ -371,33 +406,51 @@ func (n *normalizer) rewrite(ctx context.Context, docs []bson.Raw) (int64, error
 			SetFilter(bson.D{{Key: "_id", Value: idv}, {Key: n.field, Value: doc.Lookup(n.path...)}}).
 			SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: n.field, Value: id}}}}))
 	}
-	var modified int64
-	for len(models) > 0 {
-		chunk := models[:min(len(models), updatesPerWrite)]
-		models = models[len(chunk):]
-		res, err := n.coll.BulkWrite(ctx, chunk, options.BulkWrite().SetOrdered(false))
-		if res != nil {
-			modified += res.ModifiedCount
-		}
-		if err != nil {
-			return modified, err
-		}
+	if len(models) == 0 {
+		return 0, nil
 	}
-	return modified, nil
+	res, err := n.coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	if res == nil {
+		return 0, err
+	}
+	return res.ModifiedCount, err
 }
 
-// updatesPerWrite caps the updates sent in one command: FerretDB 1.24
-// never answers an update command of 100 or more.
-const updatesPerWrite = 50
+// JournalSuffix follows a collection's name to name the collection that
+// holds the documents a normalization of _id is moving: each one deleted,
+// or about to be, and not yet inserted under its new _id.
+const JournalSuffix = ".sortid_moving"
 
 // journal is the collection that holds the documents being moved.
 func (n *normalizer) journal() *mongo.Collection {
-	return n.coll.Database().Collection(n.coll.Name() + ".sortid_moving")
+	return n.coll.Database().Collection(n.coll.Name() + JournalSuffix)
 }
 
-// recover puts back the documents a stopped run deleted but did not
-// insert again: for each journal entry whose document is in neither form,
-// it inserts the copy.
+// A journal entry is keyed by the document's old _id, and holds the new
+// _id and the document exactly as the run last read it: the run deletes
+// the document only where it is still that (byte for byte, or where the
+// server's equality cannot tell, the entry is rewritten with what the
+// delete returned before the insert), so what a stopped run left in the
+// journal is the last state any writer saw acknowledged.
+type journalEntry struct {
+	Old    bson.RawValue `bson:"_id"`
+	New    bson.RawValue `bson:"to"`
+	Doc    bson.Raw      `bson:"doc"`
+	Holder string        `bson:"holder"`
+}
+
+// recover puts back the documents a stopped run deleted but did not insert
+// again. Each entry is settled by what the collection holds, so recovery
+// can stop anywhere and run again:
+//   - the old _id is there: the delete was not sent, or the document was
+//     put back; nothing to do;
+//   - the new _id is there: the insert was done (writes since may have
+//     changed it); nothing to do;
+//   - neither: the journal's copy is inserted under the new _id (under
+//     the old one where another unique index refuses it), and named
+//     through opts.Restored.
+//
+// It runs under the lease, so no live run's entries are touched.
 func (n *normalizer) recover(ctx context.Context) (int64, error) {
 	cur, err := n.journal().Find(ctx, bson.D{})
 	if err != nil {
@@ -408,77 +461,96 @@ func (n *normalizer) recover(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	var restored int64
-	for _, e := range entries {
-		idv := e.Lookup("_id")
-		doc, ok := e.Lookup("doc").DocumentOK()
-		id, err := n.form.stored(idv)
-		if !ok || err != nil {
-			return restored, fmt.Errorf("journal entry %v of %s is not one of sortid's", idv, n.journal().Name())
+	for _, raw := range entries {
+		var e journalEntry
+		if err := bson.Unmarshal(raw, &e); err != nil || e.Doc == nil || e.New.Type == 0 {
+			return restored, fmt.Errorf("journal entry %v of %s is not one of sortid's", raw.Lookup("_id"), n.journal().Name())
 		}
-		for _, form := range []any{idv, id} {
-			switch err := n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: form}}).Err(); {
-			case err == nil:
-				goto done // the document exists: the stopped run deleted nothing, or finished
-			case !errors.Is(err, mongo.ErrNoDocuments):
-				return restored, err
+		found, err := n.coll.CountDocuments(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: bson.A{e.Old, e.New}}}}})
+		if err != nil {
+			return restored, err
+		}
+		if found == 0 {
+			where := e.New
+			_, err := n.coll.InsertOne(ctx, withID(e.Doc, e.New))
+			if mongo.IsDuplicateKeyError(err) {
+				where = e.Old
+				if _, err = n.coll.InsertOne(ctx, e.Doc); err == nil {
+					n.note(&n.conflict, fmt.Errorf("document %v: put back from %s under its old _id: another unique index refuses it under %v", e.Old, n.journal().Name(), e.New))
+				}
+			}
+			if err != nil {
+				return restored, fmt.Errorf("putting back the document %v that a stopped run deleted (kept in %s): %w", e.Old, n.journal().Name(), err)
+			}
+			restored++
+			if n.restored != nil {
+				n.restored(where)
 			}
 		}
-		if _, err := n.coll.InsertOne(ctx, withID(doc, id)); err != nil {
-			return restored, fmt.Errorf("putting back the document %v that a stopped run deleted (kept in %s): %w", idv, n.journal().Name(), err)
-		}
-		restored++
-	done:
-		if _, err := n.journal().DeleteOne(ctx, bson.D{{Key: "_id", Value: idv}}); err != nil {
+		if _, err := n.journal().DeleteOne(ctx, bson.D{{Key: "_id", Value: e.Old}}); err != nil {
 			return restored, err
 		}
 	}
 	return restored, nil
 }
 
-// moveIDs moves each of docs to its _id in the new form: journal it,
-// delete it (getting it back as it was at that instant), insert that
-// under the new _id, clear the journal. It returns how many it moved.
+// move is one document to move to its new _id.
+type move struct {
+	old  bson.RawValue
+	id   any
+	doc  bson.Raw // as last read; the delete is conditional on it
+	done bool     // settled: moved, left, or gone; its entry can go
+}
+
+// moveIDs moves each of docs to its _id in the new form: journal all,
+// then for each, delete it where it is still as journaled and insert what
+// the delete returned under the new _id; then clear the journal. It
+// returns how many it moved.
 func (n *normalizer) moveIDs(ctx context.Context, docs []bson.Raw) (int64, error) {
-	type move struct {
-		old bson.RawValue
-		id  any
-	}
-	var moves []move
-	var entries []any
+	var moves []*move
 	for _, doc := range docs {
 		idv, id, ok := n.decode(doc)
-		if !ok {
-			continue
+		if ok {
+			moves = append(moves, &move{old: idv, id: id, doc: doc})
 		}
-		moves = append(moves, move{idv, id})
-		entries = append(entries, bson.D{{Key: "_id", Value: idv}, {Key: "doc", Value: doc}})
-	}
-	if len(moves) == 0 {
-		return 0, nil
-	}
-	if _, err := n.journal().InsertMany(ctx, entries); err != nil {
-		return 0, err
 	}
 	var moved int64
-	var cleared bson.A
+	moves, err := n.settleTaken(ctx, moves, &moved)
+	if err != nil || len(moves) == 0 {
+		return moved, err
+	}
+	entries := make([]any, len(moves))
+	for i, m := range moves {
+		entries[i] = bson.D{{Key: "_id", Value: m.old}, {Key: "to", Value: m.id}, {Key: "doc", Value: m.doc}, {Key: "holder", Value: n.lease.holder}}
+	}
+	if _, err := n.journal().InsertMany(ctx, entries); err != nil {
+		return moved, err
+	}
 	defer func() {
-		if len(cleared) > 0 {
-			n.journal().DeleteMany(context.WithoutCancel(ctx), bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: cleared}}}})
+		// The entries of documents settled, and of those not started:
+		// none of them is deleted and not inserted.
+		var clear bson.A
+		for _, m := range moves {
+			if m.done {
+				clear = append(clear, m.old)
+			}
+		}
+		if len(clear) > 0 {
+			n.journal().DeleteMany(context.WithoutCancel(ctx), bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: clear}}}, {Key: "holder", Value: n.lease.holder}})
 		}
 	}()
 	for i, m := range moves {
 		if err := ctx.Err(); err != nil {
-			// Not started: these documents are where they were.
 			for _, rest := range moves[i:] {
-				cleared = append(cleared, rest.old)
+				rest.done = true
 			}
 			return moved, err
 		}
-		ok, err := n.moveOne(context.WithoutCancel(ctx), m.old, m.id)
+		ok, err := n.moveOne(context.WithoutCancel(ctx), m)
 		if err != nil {
 			return moved, err // the journal keeps this one
 		}
-		cleared = append(cleared, m.old)
+		m.done = true
 		if ok {
 			moved++
 		}
@@ -486,41 +558,155 @@ func (n *normalizer) moveIDs(ctx context.Context, docs []bson.Raw) (int64, error
 	return moved, nil
 }
 
-// moveOne deletes the document with _id old and inserts it again as it
-// was deleted, under id in the new form; where that insert fails on a
-// duplicate key it puts the document back and notes why. ok is whether
-// it moved the document.
-func (n *normalizer) moveOne(ctx context.Context, old bson.RawValue, id any) (ok bool, err error) {
-	var final bson.Raw
-	if err := n.coll.FindOneAndDelete(ctx, bson.D{{Key: "_id", Value: old}}).Decode(&final); errors.Is(err, mongo.ErrNoDocuments) {
-		return false, nil // deleted by someone else meanwhile
-	} else if err != nil {
-		return false, err
+// settleTaken finds the moves whose new _id a document holds already,
+// before anything is deleted. Where it holds the same fields, the old
+// document is a leftover copy and is deleted (where it is still that
+// copy); otherwise both are left and the conflict is noted. It returns
+// the moves left to do.
+func (n *normalizer) settleTaken(ctx context.Context, moves []*move, moved *int64) ([]*move, error) {
+	if len(moves) == 0 {
+		return nil, nil
 	}
-	moved := withID(final, id)
-	_, err = n.coll.InsertOne(ctx, moved)
-	if err == nil {
-		return true, nil
+	ids := make(bson.A, len(moves))
+	for i, m := range moves {
+		ids[i] = m.id
 	}
-	if !mongo.IsDuplicateKeyError(err) {
-		return false, n.putBack(ctx, final, err)
+	cur, err := n.coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+	if err != nil {
+		return nil, err
 	}
-	// Whose key? The new _id, held by a copy a stopped run made or by a
-	// different document; or another unique index.
-	same, findErr := n.sameAsExisting(ctx, moved)
+	var taken []bson.Raw
+	if err := cur.All(ctx, &taken); err != nil {
+		return nil, err
+	}
+	if len(taken) == 0 {
+		return moves, nil
+	}
+	holders := make(map[string]bson.Raw, len(taken))
+	for _, doc := range taken {
+		holders[idKey(doc.Lookup("_id"))] = doc
+	}
+	left := moves[:0]
+	for _, m := range moves {
+		holder, ok := holders[idKey(bsonValue(m.id))]
+		if !ok {
+			left = append(left, m)
+			continue
+		}
+		if sameFields(holder, m.doc) {
+			res, err := n.coll.DeleteOne(ctx, n.unchanged(m))
+			if err != nil {
+				return nil, err
+			}
+			if res.DeletedCount == 1 {
+				*moved++
+				continue
+			}
+		}
+		n.note(&n.conflict, fmt.Errorf("_id %v (%v) is held by two different documents, in both forms; left both", m.old, m.id))
+		n.skip = append(n.skip, m.old)
+		n.skipped++
+	}
+	return left, nil
+}
+
+// idKey is a map key for a BSON value.
+func idKey(v bson.RawValue) string { return string(rune(v.Type)) + string(v.Value) }
+
+// bsonValue is id as BSON.
+func bsonValue(id any) bson.RawValue {
+	t, b, err := bson.MarshalValue(id)
+	if err != nil {
+		return bson.RawValue{}
+	}
+	return bson.RawValue{Type: t, Value: b}
+}
+
+// unchanged is the filter that matches m's document only where it is
+// still as journaled: its old _id and every field equal, none added.
+func (n *normalizer) unchanged(m *move) bson.D {
+	return bson.D{
+		{Key: "_id", Value: m.old},
+		{Key: "$expr", Value: bson.D{{Key: "$eq", Value: bson.A{"$$ROOT", bson.D{{Key: "$literal", Value: m.doc}}}}}},
+	}
+}
+
+// changesBeforeGivingUp bounds how often a document that changes between
+// its journaling and its delete is journaled again in one batch; one left
+// is moved in a later batch.
+const changesBeforeGivingUp = 5
+
+// moveOne deletes m's document where it is still as journaled and inserts
+// what was deleted under the new _id; where the document changed, it
+// journals it again and retries. Where the insert fails it puts the
+// document back and notes why. ok is whether it moved the document.
+func (n *normalizer) moveOne(ctx context.Context, m *move) (ok bool, err error) {
+	var deleted bson.Raw
+	for change := 0; ; change++ {
+		if err := n.lease.keep(ctx); err != nil {
+			return false, err
+		}
+		err := n.coll.FindOneAndDelete(ctx, n.unchanged(m)).Decode(&deleted)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, mongo.ErrNoDocuments) {
+			return false, err
+		}
+		// Changed since it was read, or gone.
+		var now bson.Raw
+		switch err := n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: m.old}}).Decode(&now); {
+		case errors.Is(err, mongo.ErrNoDocuments):
+			return false, nil // deleted by someone else meanwhile
+		case err != nil:
+			return false, err
+		case change == changesBeforeGivingUp:
+			return false, nil
+		}
+		m.doc = now
+		if err := n.rejournal(ctx, m); err != nil {
+			return false, err
+		}
+	}
+	if !bytes.Equal(deleted, m.doc) {
+		// Equal to the server, not in bytes (a number's type): the journal
+		// gets what was deleted.
+		m.doc = deleted
+		if err := n.rejournal(ctx, m); err != nil {
+			return false, n.putBack(ctx, deleted, err)
+		}
+	}
+	_, err = n.coll.InsertOne(ctx, withID(deleted, m.id))
 	switch {
-	case findErr == nil && same:
-		return true, nil // the copy is there already
-	case findErr == nil:
-		n.note(&n.conflict, fmt.Errorf("_id %v (%v) is held by two different documents, in both forms; left both", old, id))
-	case errors.Is(findErr, mongo.ErrNoDocuments):
-		n.note(&n.conflict, fmt.Errorf("document %v: moved to the new _id, it would break another unique index, so it was left as it was: %w", old, err))
-	default:
-		return false, n.putBack(ctx, final, findErr)
+	case err == nil:
+		return true, nil
+	case !mongo.IsDuplicateKeyError(err):
+		return false, n.putBack(ctx, deleted, err)
 	}
-	n.skip = append(n.skip, old)
+	// Whose key? The new _id, taken since settleTaken looked (a writer's
+	// upsert), or another unique index.
+	switch findErr := n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: m.id}}).Err(); {
+	case findErr == nil:
+		n.note(&n.conflict, fmt.Errorf("_id %v (%v) was taken by another document while this one moved; left both", m.old, m.id))
+	case errors.Is(findErr, mongo.ErrNoDocuments):
+		n.note(&n.conflict, fmt.Errorf("document %v: moved to the new _id, it would break another unique index, so it was left as it was: %w", m.old, err))
+	default:
+		return false, n.putBack(ctx, deleted, findErr)
+	}
+	n.skip = append(n.skip, m.old)
 	n.skipped++
-	return false, n.putBack(ctx, final, nil)
+	return false, n.putBack(ctx, deleted, nil)
+}
+
+// rejournal replaces m's journal entry with m.doc; it fails where the
+// entry is no longer this run's.
+func (n *normalizer) rejournal(ctx context.Context, m *move) error {
+	res, err := n.journal().UpdateOne(ctx, bson.D{{Key: "_id", Value: m.old}, {Key: "holder", Value: n.lease.holder}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "doc", Value: m.doc}}}})
+	if err == nil && res.MatchedCount == 0 {
+		err = fmt.Errorf("%w: the journal entry of %v is no longer this run's (%s)", ErrRunning, m.old, n.lease.holder)
+	}
+	return err
 }
 
 // note keeps the first of a kind of error.
@@ -554,32 +740,27 @@ func withID(doc bson.Raw, id any) bson.D {
 	return d
 }
 
-// sameAsExisting reports whether the document stored under copy's _id
-// holds the same fields as copy.
-func (n *normalizer) sameAsExisting(ctx context.Context, copy bson.D) (bool, error) {
-	var existing bson.Raw
-	if err := n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: copy[0].Value}}).Decode(&existing); err != nil {
-		return false, err // mongo.ErrNoDocuments where no document holds it
+// sameFields reports whether a and b hold the same fields besides _id, in
+// the same order, byte for byte.
+func sameFields(a, b bson.Raw) bool {
+	rest := func(d bson.Raw) []bson.RawElement {
+		elems, _ := d.Elements()
+		out := elems[:0]
+		for _, e := range elems {
+			if e.Key() != "_id" {
+				out = append(out, e)
+			}
+		}
+		return out
 	}
-	elems, err := existing.Elements()
-	if err != nil {
-		return false, err
+	ra, rb := rest(a), rest(b)
+	if len(ra) != len(rb) {
+		return false
 	}
-	var rest []bson.RawElement
-	for _, e := range elems {
-		if e.Key() != "_id" {
-			rest = append(rest, e)
+	for i := range ra {
+		if !bytes.Equal(ra[i], rb[i]) {
+			return false
 		}
 	}
-	if len(rest) != len(copy)-1 {
-		return false, nil
-	}
-	for i, e := range rest {
-		want := copy[i+1].Value.(bson.RawValue)
-		got := e.Value()
-		if e.Key() != copy[i+1].Key || got.Type != want.Type || !bytes.Equal(got.Value, want.Value) {
-			return false, nil
-		}
-	}
-	return true, nil
+	return true
 }
