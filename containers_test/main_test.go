@@ -89,6 +89,7 @@ var servers struct {
 	mongoBinaryDB            *mongo.Database // a registry that writes KSUIDs as binary, as earlier versions did
 	mongoPlainDB             *mongo.Database // the driver's default registry
 	mongoAddr                string          // host:port inside the Docker network
+	mongoURI                 string          // for clients of a test's own
 }
 
 func TestMain(m *testing.M) {
@@ -479,6 +480,7 @@ func startMongo(ctx context.Context) (func(), error) {
 }
 
 func connectMongo(ctx context.Context, uri string, stop func()) (func(), error) {
+	servers.mongoURI = uri
 	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetRegistry(bsoncodec.NewRegistry()))
 	if err != nil {
 		return stop, err

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -18,19 +20,12 @@ import (
 )
 
 // TestMongoNormalizeIDsKeepsConcurrentWrites: while _id moves from binary
-// (what earlier versions wrote) to the string form, a writer $incs a counter and $sets a flag on
-// random documents by KSUIDField("_id").Eq; at the end every document is
-// there once and holds every change the server applied. Before, 2 to 5
+// (what earlier versions wrote) to the string form, a writer $incs a
+// counter and $sets a flag, by KSUIDField("_id").Eq, on the documents
+// about to move, the one moving included; at the end every document is
+// there once and holds every change the writer read back. Before, 2 to 5
 // of about 75 acknowledged $incs were lost per run: the copy was made
 // before the write, and the original deleted after it.
-//
-// The writer reads each acknowledged change back before it counts it:
-// FerretDB 1.24 acknowledges an update that raced with a delete of its
-// document even though it wrote nothing (its update does not check that
-// the row it rewrites still exists), a loss no client can prevent, and
-// which MongoDB, whose writes are atomic per document, does not have.
-// A change sortid lost (applied, read back, then deleted with the
-// original) fails the test.
 func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 	needServers(t)
 	t.Parallel()
@@ -49,54 +44,36 @@ func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 	applied := make([]atomic.Int64, n)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	var writes, falseAcks atomic.Int64
+	var writes atomic.Int64
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		rng := rand.New(rand.NewPCG(1, 7))
 		f := bsoncodec.KSUIDField("_id")
-		// The writer aims at the documents about to move: the 13th to
-		// 20th of those still binary. sortid's old move lost
-		// writes there (it copied a whole batch, then deleted it); the
-		// document being moved now, the first of them, is left alone, as
-		// FerretDB's own delete reads the document and deletes it in two
-		// steps, and drops an update that lands between.
-		var targets []int
 		for {
 			select {
 			case <-done:
 				return
 			default:
 			}
-			{
-				targets = targets[:0]
-				cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$type", Value: "binData"}}}},
-					options.Find().SetSort(bson.D{{Key: "n", Value: 1}}).SetLimit(20).SetProjection(bson.D{{Key: "n", Value: 1}}))
-				if err != nil {
-					t.Errorf("writer: %v", err)
-					return
-				}
-				var next []struct {
-					N int `bson:"n"`
-				}
-				if err := cur.All(ctx, &next); err != nil {
-					t.Errorf("writer: %v", err)
-					return
-				}
-				moving := map[int]bool{}
-				for i, d := range next {
-					moving[d.N] = true
-					if i >= 12 {
-						targets = append(targets, d.N)
-					}
-				}
-				for len(targets) == 0 { // the last ones: any moved already
-					if i := rng.IntN(n); !moving[i] {
-						targets = append(targets, i)
-					}
-				}
+			// The next 8 documents still binary, in the order they move.
+			cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$type", Value: "binData"}}}},
+				options.Find().SetSort(bson.D{{Key: "n", Value: 1}}).SetLimit(8).SetProjection(bson.D{{Key: "n", Value: 1}}))
+			if err != nil {
+				t.Errorf("writer: %v", err)
+				return
 			}
-			i := targets[rng.IntN(len(targets))]
+			var next []struct {
+				N int `bson:"n"`
+			}
+			if err := cur.All(ctx, &next); err != nil {
+				t.Errorf("writer: %v", err)
+				return
+			}
+			i := rng.IntN(n)
+			if len(next) > 0 {
+				i = next[rng.IntN(len(next))].N
+			}
 			res, err := coll.UpdateOne(ctx, f.Eq(ids[i]),
 				bson.D{{Key: "$inc", Value: bson.D{{Key: "count", Value: 1}}}, {Key: "$set", Value: bson.D{{Key: "paid", Value: true}}}})
 			if err != nil {
@@ -104,7 +81,7 @@ func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 				return
 			}
 			if res.ModifiedCount != 1 {
-				continue
+				continue // between its delete and its insert: told so
 			}
 			// Read it back, in whichever form the document is now (it
 			// may be between its delete and its insert for a moment).
@@ -122,12 +99,12 @@ func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 				}
 				time.Sleep(time.Millisecond)
 			}
-			if got.Count > applied[i].Load() {
-				applied[i].Add(1)
-				writes.Add(1)
-			} else {
-				falseAcks.Add(1)
+			if got.Count != applied[i].Load()+1 {
+				t.Errorf("writer: %v reads count %d after %d acknowledged $incs", ids[i], got.Count, applied[i].Load()+1)
+				return
 			}
+			applied[i].Add(1)
+			writes.Add(1)
 		}
 	}()
 	moved, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{BatchSize: 20})
@@ -139,11 +116,88 @@ func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 	if writes.Load() == 0 {
 		t.Fatal("the writer had no write applied during the move")
 	}
-	t.Logf("%d writes applied during the move; %d acknowledged by the server but not applied", writes.Load(), falseAcks.Load())
+	t.Logf("%d writes applied during the move", writes.Load())
 	checkAcknowledged(t, ctx, coll, ids, applied, bson.TypeString)
-	if left, err := coll.Database().Collection(coll.Name()+".sortid_moving").CountDocuments(ctx, bson.D{}); err != nil || left != 0 {
+	if left, err := coll.Database().Collection(coll.Name()+bsoncodec.JournalSuffix).CountDocuments(ctx, bson.D{}); err != nil || left != 0 {
 		t.Errorf("the journal holds %d documents (%v); want none", left, err)
 	}
+}
+
+// TestMongoNormalizeLeaseExpires: a run that stopped for good (its
+// goroutine blocked before a delete, as a crash would leave it) keeps a
+// second run out, with an error naming it, until its lease expires; then
+// the next run takes over, puts back nothing twice and finishes.
+func TestMongoNormalizeLeaseExpires(t *testing.T) {
+	needServers(t)
+	t.Parallel()
+	ctx := testContext(t)
+	coll := mongoCollection(t, ctx, servers.mongoPlainDB)
+	c := crashCases()[0]
+	insertCrashDocs(t, ctx, coll, c)
+	w := newWatched(t, 0, 0, nil)
+	w.stopBefore = func(e *event.CommandStartedEvent) bool {
+		return e.CommandName == "findAndModify" && strings.HasPrefix(coll.Name(), e.Command.Index(0).Value().StringValue())
+	}
+	opts := bsoncodec.NormalizeOptions{BatchSize: 3, Lease: 2 * time.Second}
+	start := time.Now()
+	w.start(ctx, c, coll.Name(), opts)
+	<-w.stopped
+	n, err := c.run(ctx, coll, opts)
+	if !errors.Is(err, bsoncodec.ErrRunning) || !strings.Contains(err.Error(), "pid") || n != 0 {
+		t.Fatalf("a run beside a live lease: %d, %v; want ErrRunning naming the holder", n, err)
+	}
+	for {
+		n, err = c.run(ctx, coll, opts)
+		if !errors.Is(err, bsoncodec.ErrRunning) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if waited := time.Since(start); err != nil || n != crashDocs || waited < opts.Lease {
+		t.Fatalf("after %v: %d, %v; want all %d after the lease's %v", waited, n, err, crashDocs, opts.Lease)
+	}
+	checkCrashed(t, ctx, coll, &crashWriter{t: t, coll: coll, c: c})
+}
+
+// TestMongoNormalizeRunsAtOnce: eight runs started together on one
+// collection: each either does its share or stops with ErrRunning, and
+// together they move every document once.
+func TestMongoNormalizeRunsAtOnce(t *testing.T) {
+	needServers(t)
+	t.Parallel()
+	ctx := testContext(t)
+	coll := mongoCollection(t, ctx, servers.mongoPlainDB)
+	const n = 300
+	ids := make([]ksuid.KSUID, n)
+	docs := make([]any, n)
+	for i := range ids {
+		ids[i] = ksuid.New()
+		docs[i] = bson.D{{Key: "_id", Value: legacyKSUID(ids[i])}, {Key: "n", Value: i}, {Key: "count", Value: 0}, {Key: "paid", Value: false}}
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var moved, refused atomic.Int64
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{BatchSize: 20})
+			switch {
+			case errors.Is(err, bsoncodec.ErrRunning):
+				refused.Add(1)
+			case err != nil:
+				t.Errorf("a run: %d, %v", k, err)
+			}
+			moved.Add(k)
+		}()
+	}
+	wg.Wait()
+	if moved.Load() != n || refused.Load() == 0 {
+		t.Errorf("moved %d, %d runs refused; want %d moved and some refused", moved.Load(), refused.Load(), n)
+	}
+	checkAcknowledged(t, ctx, coll, ids, make([]atomic.Int64, n), bson.TypeString)
 }
 
 // checkAcknowledged reads every document: each n once, _id in form want
@@ -218,38 +272,58 @@ func TestMongoNormalizeIDsOtherUniqueIndex(t *testing.T) {
 	}
 }
 
-// TestMongoNormalizeIDsJournal: a run that stopped between deleting a
-// document and inserting its copy (as a crash would) left it in the
-// journal; the next run puts it back under the new _id, counts it, and
-// empties the journal. An entry whose document still exists is dropped.
+// TestMongoNormalizeIDsJournal: a run that stopped left three journal
+// entries: one deleted and not inserted (the next run puts it back under
+// the new _id, counts it and names it), one not deleted (dropped; the
+// document is moved as any other), one inserted and updated since
+// (dropped; the newer document stays). The journal is empty after.
 func TestMongoNormalizeIDsJournal(t *testing.T) {
 	needServers(t)
 	ctx := testContext(t)
 	coll := mongoCollection(t, ctx, servers.mongoPlainDB)
-	journal := coll.Database().Collection(coll.Name() + ".sortid_moving")
+	journal := coll.Database().Collection(coll.Name() + bsoncodec.JournalSuffix)
 	t.Cleanup(func() { journal.Drop(context.Background()) })
-	lost, kept := ksuid.New(), ksuid.New()
-	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: legacyKSUID(kept)}, {Key: "n", Value: 2}}); err != nil {
-		t.Fatal(err)
-	}
-	_, err := journal.InsertMany(ctx, []any{
-		bson.D{{Key: "_id", Value: legacyKSUID(lost)}, {Key: "doc", Value: bson.D{{Key: "_id", Value: legacyKSUID(lost)}, {Key: "n", Value: 1}}}},
-		bson.D{{Key: "_id", Value: legacyKSUID(kept)}, {Key: "doc", Value: bson.D{{Key: "_id", Value: legacyKSUID(kept)}, {Key: "n", Value: 2}}}},
+	lost, kept, moved := ksuid.New(), ksuid.New(), ksuid.New()
+	_, err := coll.InsertMany(ctx, []any{
+		bson.D{{Key: "_id", Value: legacyKSUID(kept)}, {Key: "n", Value: 2}},
+		bson.D{{Key: "_id", Value: moved.String()}, {Key: "n", Value: 3}, {Key: "count", Value: 1}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	moved, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{})
-	if err != nil || moved != 2 {
-		t.Fatalf("moved %d, %v; want the journalled one and the other", moved, err)
+	entry := func(id ksuid.KSUID, fields ...bson.E) bson.D {
+		return bson.D{{Key: "_id", Value: legacyKSUID(id)}, {Key: "to", Value: id.String()},
+			{Key: "doc", Value: append(bson.D{{Key: "_id", Value: legacyKSUID(id)}}, fields...)}, {Key: "holder", Value: "a run that died"}}
 	}
-	for i, id := range []ksuid.KSUID{lost, kept} {
+	_, err = journal.InsertMany(ctx, []any{
+		entry(lost, bson.E{Key: "n", Value: 1}),
+		entry(kept, bson.E{Key: "n", Value: 2}),
+		entry(moved, bson.E{Key: "n", Value: 3}, bson.E{Key: "count", Value: 0}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var restored []bson.RawValue
+	n, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{
+		Restored: func(id bson.RawValue) { restored = append(restored, id) },
+	})
+	if err != nil || n != 2 {
+		t.Fatalf("moved %d, %v; want the journalled one and the other", n, err)
+	}
+	if len(restored) != 1 || restored[0].StringValue() != lost.String() {
+		t.Errorf("restored %v; want %v alone", restored, lost)
+	}
+	for i, id := range []ksuid.KSUID{lost, kept, moved} {
 		var doc struct {
-			N int `bson:"n"`
+			N     int `bson:"n"`
+			Count int `bson:"count"`
 		}
-		if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&doc); err != nil || doc.N != i+1 {
-			t.Errorf("%v: n=%d (%v), want %d under the string _id", id, doc.N, err, i+1)
+		if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: id.String()}}).Decode(&doc); err != nil || doc.N != i+1 || doc.Count != i/2 {
+			t.Errorf("%v: %+v (%v), want n %d under the string _id", id, doc, err, i+1)
 		}
+	}
+	if total, err := coll.CountDocuments(ctx, bson.D{}); err != nil || total != 3 {
+		t.Errorf("%d documents (%v); want 3", total, err)
 	}
 	if left, err := journal.CountDocuments(ctx, bson.D{}); err != nil || left != 0 {
 		t.Errorf("the journal holds %d (%v)", left, err)
