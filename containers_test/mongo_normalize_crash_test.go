@@ -335,7 +335,7 @@ func TestMongoNormalizeCrashAtEveryCommand(t *testing.T) {
 						name += fmt.Sprintf("stop_%d", v.after)
 					}
 					name += [...]string{"", "_second_run", "_second_run_stopped"}[v.second]
-					t.Run(name, func(t *testing.T) { crashAt(t, c, at, v) })
+					t.Run(name, func(t *testing.T) { crashAt(t, c, coll, at, v) })
 				}
 			}
 		})
@@ -360,9 +360,25 @@ func insertCrashDocs(t *testing.T, ctx context.Context, coll *mongo.Collection, 
 // crashAt runs one case: the writer (and where v.second a second run)
 // before command at, the run stopped before command at+v.after (not at
 // all where v.after < 0), then a run that finishes.
-func crashAt(t *testing.T, c idCase, at int, v crashVariant) {
+//
+// Each case empties coll, its journal and its lease rather than making a
+// collection of its own: creating one is DDL on DocumentDB, and costs
+// more than the case. A run stopped in an earlier case sends nothing
+// more.
+func crashAt(t *testing.T, c idCase, coll *mongo.Collection, at int, v crashVariant) {
 	ctx := testContext(t)
-	coll := mongoCollection(t, ctx, servers.mongoPlainDB)
+	for _, empty := range []struct {
+		coll   *mongo.Collection
+		filter bson.D
+	}{
+		{coll, bson.D{}},
+		{coll.Database().Collection(coll.Name() + bsoncodec.JournalSuffix), bson.D{}},
+		{coll.Database().Collection(bsoncodec.LeaseCollection), bson.D{{Key: "_id.collection", Value: coll.Name()}}},
+	} {
+		if _, err := empty.coll.DeleteMany(ctx, empty.filter); err != nil {
+			t.Fatal(err)
+		}
+	}
 	insertCrashDocs(t, ctx, coll, c)
 	cw := &crashWriter{t: t, coll: coll, c: c}
 	var second runResult
