@@ -70,6 +70,7 @@ bench-columns:
 bench-mongo:
 	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Mongo(Filters|Normalize)' -benchtime 3x -benchmem -count 5 -timeout 60m
 	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'MongoForms' -benchtime 1x -timeout 60m -v
+	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Mongo(IDInserts|NormalizeLease)' -benchtime 1x -timeout 120m -v
 
 FUZZTIME ?= 30s
 
