@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,10 +126,15 @@ func checkStringShapes(t *testing.T, ctx context.Context, target gormTarget, sim
 	if err := db.Create(&orders).Error; err != nil {
 		t.Fatal(err)
 	}
-	// What Create stored is each ID's text.
-	var stored []string
-	if err := db.Raw("SELECT id::text FROM orders ORDER BY id").Scan(&stored).Error; err != nil || len(stored) != 5 || stored[0] != orders[0].ID.String() {
-		t.Fatalf("Create stored %q (%v); want the five IDs' text, in time order", stored, err)
+	// What Create stored is each ID's text, in time order: the order of
+	// the slice. (ORDER BY names the table's column: a bare id would be
+	// the output's text, in the database's collation.)
+	var stored, want []string
+	for _, o := range orders {
+		want = append(want, o.ID.String())
+	}
+	if err := db.Raw("SELECT id::text FROM orders ORDER BY orders.id").Scan(&stored).Error; err != nil || !slices.Equal(stored, want) {
+		t.Fatalf("Create stored %q (%v); want the five IDs' text, in time order: %q", stored, err, want)
 	}
 	s := func(i int) string { return orders[i].ID.String() }
 	keep := []string{s(1), s(3)}
