@@ -428,10 +428,12 @@ func (n *normalizer) journal() *mongo.Collection {
 
 // A journal entry is keyed by the document's old _id, and holds the new
 // _id and the document exactly as the run last read it: the run deletes
-// the document only where it is still that (byte for byte, or where the
-// server's equality cannot tell, the entry is rewritten with what the
-// delete returned before the insert), so what a stopped run left in the
-// journal is the last state any writer saw acknowledged.
+// the document only where it is still equal to that, so what a stopped
+// run left in the journal is the last state any writer saw acknowledged.
+// (Equal is the server's equality, under which 1 and 1.0 are the same;
+// where the delete returns other bytes than the journal's, the entry is
+// rewritten with them before the insert, and only a stop between those
+// two puts back the number in its earlier type.)
 type journalEntry struct {
 	Old    bson.RawValue `bson:"_id"`
 	New    bson.RawValue `bson:"to"`
