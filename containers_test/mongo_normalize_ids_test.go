@@ -32,15 +32,7 @@ func TestMongoNormalizeIDsKeepsConcurrentWrites(t *testing.T) {
 	ctx := testContext(t)
 	coll := mongoCollection(t, ctx, servers.mongo.Database(sanitize(t.Name())))
 	const n = 600
-	ids := make([]ksuid.KSUID, n)
-	docs := make([]any, n)
-	for i := range ids {
-		ids[i] = ksuid.New()
-		docs[i] = bson.D{{Key: "_id", Value: legacyKSUID(ids[i])}, {Key: "n", Value: i}, {Key: "count", Value: 0}, {Key: "paid", Value: false}}
-	}
-	if _, err := coll.InsertMany(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
+	ids := insertLegacyIDs(t, ctx, coll, n)
 	applied := make([]atomic.Int64, n)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -168,15 +160,7 @@ func TestMongoNormalizeRunsAtOnce(t *testing.T) {
 	ctx := testContext(t)
 	coll := mongoCollection(t, ctx, servers.mongoPlainDB)
 	const n = 300
-	ids := make([]ksuid.KSUID, n)
-	docs := make([]any, n)
-	for i := range ids {
-		ids[i] = ksuid.New()
-		docs[i] = bson.D{{Key: "_id", Value: legacyKSUID(ids[i])}, {Key: "n", Value: i}, {Key: "count", Value: 0}, {Key: "paid", Value: false}}
-	}
-	if _, err := coll.InsertMany(ctx, docs); err != nil {
-		t.Fatal(err)
-	}
+	ids := insertLegacyIDs(t, ctx, coll, n)
 	var wg sync.WaitGroup
 	var moved, refused atomic.Int64
 	for range 8 {
@@ -198,6 +182,23 @@ func TestMongoNormalizeRunsAtOnce(t *testing.T) {
 		t.Errorf("moved %d, %d runs refused; want %d moved and some refused", moved.Load(), refused.Load(), n)
 	}
 	checkAcknowledged(t, ctx, coll, ids, make([]atomic.Int64, n), bson.TypeString)
+}
+
+// insertLegacyIDs inserts n documents {_id, n, count: 0, paid: false}
+// with _id a new KSUID as earlier versions stored it (binary), and returns
+// the KSUIDs in the order of n.
+func insertLegacyIDs(t *testing.T, ctx context.Context, coll *mongo.Collection, n int) []ksuid.KSUID {
+	t.Helper()
+	ids := make([]ksuid.KSUID, n)
+	docs := make([]any, n)
+	for i := range ids {
+		ids[i] = ksuid.New()
+		docs[i] = bson.D{{Key: "_id", Value: legacyKSUID(ids[i])}, {Key: "n", Value: i}, {Key: "count", Value: 0}, {Key: "paid", Value: false}}
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }
 
 // checkAcknowledged reads every document: each n once, _id in form want
