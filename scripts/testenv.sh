@@ -121,13 +121,15 @@ debian_mirror() {
 # for the JIT's bitcode, which the extension's build leaves out with
 # with_llvm=no). gcc, make and libc6-dev build the sortid extension in the
 # image itself, against that server's own headers and with that suite's
-# compiler (gcc 12, 14, 16). "-" is none. MySQL is its server and client
+# compiler (gcc 12, 14, 16). pg_partman (5.2.4 on 17, 5.5.0 on 18) and
+# TimescaleDB (2.31.0, Debian's Apache-licensed build, on 18) are there
+# for the partition tests. "-" is none. MySQL is its server and client
 # binaries alone: mysql-server's maintainer scripts want a running
 # system, and the image's entrypoint does their set-up.
 rootfs_specs=(
 	"pg15 bookworm postgresql-15,gcc,make,libc6-dev - postgresql-server-dev-15"
-	"pg17 trixie postgresql-17,gcc,make,libc6-dev - postgresql-server-dev-17"
-	"pg18 sid postgresql-18,postgresql-18-pg-uuidv7,pgbouncer,gcc,make,libc6-dev - postgresql-server-dev-18"
+	"pg17 trixie postgresql-17,gcc,make,libc6-dev postgresql-17-partman postgresql-server-dev-17"
+	"pg18 sid postgresql-18,postgresql-18-pg-uuidv7,pgbouncer,gcc,make,libc6-dev postgresql-18-partman,postgresql-18-timescaledb postgresql-server-dev-18"
 	"mariadb trixie mariadb-server - -"
 	"mysql sid mysql-server-core,mysql-client - -"
 	"documentdb sid postgresql-18 postgresql-18-documentdb -"
