@@ -94,7 +94,7 @@ Examples:
   sortid sql | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
                                            install the domains and SQL functions of all three
   sortid sql uuidv7 | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
-                                           only uuidv7_generate, uuidv7_time, uuidv7_min_at, uuidv7_max_at
+                                           only the uuidv7_ functions, on the uuid type
   sortid sql partitions --back 30 --ahead 3 --retain 30 events | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
                                            daily partitions of events, 30 days kept
   (without -v ON_ERROR_STOP=1, psql exits 0 after an error: a cron job
@@ -148,14 +148,15 @@ Prints the PostgreSQL install script of the ID types named; with none, or
 all, of all three:
   ksuid     the domain ksuid (text COLLATE "C", 27 base62 characters),
             ksuid_generate, ksuid_to_text, ksuid_from_text, ksuid_to_bytea,
-            bytea_to_ksuid, ksuid_time, ksuid_min_at, ksuid_max_at;
-            creates pgcrypto
+            bytea_to_ksuid, ksuid_time, ksuid_min_at, ksuid_max_at,
+            ksuid_time_encoder, ksuid_time_decoder; creates pgcrypto
   objectid  the domain objectid (text COLLATE "C", 24 lowercase hex
             digits), objectid_to_text, objectid_from_text,
             objectid_to_bytea, bytea_to_objectid, objectid_time,
-            objectid_min_at, objectid_max_at
-  uuidv7    uuidv7_generate, uuidv7_time, uuidv7_min_at, uuidv7_max_at on
-            the uuid type; no domain; pgcrypto only before PostgreSQL 18
+            objectid_min_at, objectid_max_at, objectid_time_encoder,
+            objectid_time_decoder
+  uuidv7    uuidv7_generate, uuidv7_time, uuidv7_min_at, uuidv7_max_at,
+            uuidv7_time_encoder, uuidv7_time_decoder on the uuid type; no domain; pgcrypto only before PostgreSQL 18
             (on 18, DEFAULT uuidv7() needs no install at all)
 It needs no superuser and can run again. Pipe it to psql, stopping at an
 error: sortid sql uuidv7 | psql -v ON_ERROR_STOP=1 "$DATABASE_URL".

@@ -272,3 +272,28 @@ CREATE FUNCTION uuidv7_min_at(timestamptz) RETURNS uuid
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION uuidv7_max_at(timestamptz) RETURNS uuid
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The pairs pg_partman (5.2 and later) takes to partition a table by time
+-- on a text column of KSUIDs or ObjectIDs, or a uuid column of UUIDv7s
+-- (create_parent's p_time_encoder and p_time_decoder; pg_partman refuses
+-- a column of the ksuid or objectid type): the smallest ID of a time, and
+-- the time of an ID's text. Their bodies are bound when they are created,
+-- so pg_partman's own search path does not matter.
+CREATE FUNCTION ksuid_time_encoder(timestamptz) RETURNS text
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN ksuid_to_text(ksuid_min_at($1));
+CREATE FUNCTION ksuid_time_decoder(text) RETURNS timestamptz
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN ksuid_time(ksuid_from_text($1));
+CREATE FUNCTION objectid_time_encoder(timestamptz) RETURNS text
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN objectid_to_text(objectid_min_at($1));
+CREATE FUNCTION objectid_time_decoder(text) RETURNS timestamptz
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN objectid_time(objectid_from_text($1));
+CREATE FUNCTION uuidv7_time_encoder(timestamptz) RETURNS uuid
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN uuidv7_min_at($1);
+CREATE FUNCTION uuidv7_time_decoder(text) RETURNS timestamptz
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN uuidv7_time($1::uuid);

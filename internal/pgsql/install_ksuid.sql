@@ -183,3 +183,17 @@ BEGIN
 	END IF;
 	RETURN @SCHEMA@bytea_to_ksuid(substring(int8send(seconds::bigint) FROM 5 FOR 4) || '\xffffffffffffffffffffffffffffffff'::bytea);
 END $$;
+
+-- ksuid_time_encoder and ksuid_time_decoder are the pair pg_partman (5.2
+-- and later) takes to partition a text column of KSUIDs by time
+-- (create_parent's p_time_encoder and p_time_decoder): the smallest KSUID
+-- of a time's second, as text, and the second of a KSUID's text, which
+-- must be a valid KSUID. pg_partman calls them under its own search path,
+-- so they run under the one they were created in.
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_time_encoder(t timestamptz) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
+RETURN @SCHEMA@ksuid_min_at(t)::text;
+
+CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_time_decoder(id text) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
+RETURN @SCHEMA@ksuid_time(@SCHEMA@ksuid_from_text(id));

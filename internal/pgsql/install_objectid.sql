@@ -95,3 +95,14 @@ BEGIN
 	END IF;
 	RETURN lpad(to_hex(seconds::bigint), 8, '0') || 'ffffffffffffffff';
 END $$;
+
+-- objectid_time_encoder and objectid_time_decoder are the pair pg_partman
+-- (5.2 and later) takes to partition a text column of ObjectIDs by time,
+-- as ksuid_time_encoder and ksuid_time_decoder are for KSUIDs.
+CREATE OR REPLACE FUNCTION @SCHEMA@objectid_time_encoder(t timestamptz) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
+RETURN @SCHEMA@objectid_min_at(t)::text;
+
+CREATE OR REPLACE FUNCTION @SCHEMA@objectid_time_decoder(id text) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
+RETURN @SCHEMA@objectid_time(@SCHEMA@objectid_from_text(id));

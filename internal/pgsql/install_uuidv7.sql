@@ -80,3 +80,16 @@ BEGIN
 	END IF;
 	RETURN (lpad(to_hex(ms::bigint), 12, '0') || '7fffbfffffffffffffff')::uuid;
 END $$;
+
+-- uuidv7_time_encoder and uuidv7_time_decoder are the pair pg_partman
+-- (5.2 and later) takes to partition a uuid column of UUIDv7s by time, as
+-- ksuid_time_encoder and ksuid_time_decoder are for KSUIDs (pg_partman's
+-- own uuid7_time_encoder and uuid7_time_decoder serve as well). The
+-- decoder takes the UUID's text, as pg_partman passes it.
+CREATE OR REPLACE FUNCTION @SCHEMA@uuidv7_time_encoder(t timestamptz) RETURNS uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
+RETURN @SCHEMA@uuidv7_min_at(t);
+
+CREATE OR REPLACE FUNCTION @SCHEMA@uuidv7_time_decoder(id text) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
+RETURN @SCHEMA@uuidv7_time(id::uuid);

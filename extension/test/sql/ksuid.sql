@@ -118,3 +118,18 @@ CREATE TABLE k_gen (id ksuid PRIMARY KEY DEFAULT ksuid_generate(), n int);
 INSERT INTO k_gen (n) SELECT generate_series(1, 1000);
 INSERT INTO k_gen (n) SELECT generate_series(1001, 2000);
 SELECT count(*) FILTER (WHERE n <> rn) AS out_of_order FROM (SELECT n, row_number() OVER (ORDER BY id) AS rn FROM k_gen) s;
+
+-- pg_partman's pair: the smallest KSUID of a time as text (Go's
+-- ksuid.MinAt of 2024-03-01T00:00:00Z is 2d3ykafzYwGnkMqnex3Bf5k5Uye),
+-- and the second of a KSUID's text (ksuid.MaxAt of 12:34:56 that day is
+-- 2d5SYwTT3R6UOsvlVOr3nNxzSvP); text that is not a KSUID, and a time
+-- outside the KSUID range, are errors. Both work under pg_partman's
+-- search path, which leaves the extension's schema out.
+SELECT ksuid_time_encoder('2024-03-01 00:00:00+00') = '2d3ykafzYwGnkMqnex3Bf5k5Uye' AS encoder_is_min_at,
+	pg_typeof(ksuid_time_encoder('2024-03-01 00:00:00+00')) AS encoded_as;
+SELECT ksuid_time_decoder('2d5SYwTT3R6UOsvlVOr3nNxzSvP') = '2024-03-01 12:34:56+00' AS decoded;
+SELECT ksuid_time_decoder('2d5SYwTT3R6UOsvlVOr3nNxzSv');
+SELECT ksuid_time_encoder('2014-05-13 16:53:19+00');
+SET search_path = pg_catalog;
+SELECT public.ksuid_time_decoder(public.ksuid_time_encoder('2024-03-01 00:00:00+00')) = '2024-03-01 00:00:00+00' AS round_trip;
+RESET search_path;

@@ -61,3 +61,13 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM o_log
 SELECT count(*) FROM o_log
 	WHERE id >= objectid_min_at('2024-01-01 03:00:00+00') AND id < objectid_min_at('2024-01-01 04:00:00+00');
 RESET enable_seqscan;
+
+-- pg_partman's pair (Go's objectid.MinAt of 2024-03-01T00:00:00Z is
+-- 65e11a800000000000000000, MaxAt of 12:34:56 is 65e1cb70ffffffffffffffff).
+SELECT objectid_time_encoder('2024-03-01 00:00:00+00') = '65e11a800000000000000000' AS encoder_is_min_at,
+	pg_typeof(objectid_time_encoder('2024-03-01 00:00:00+00')) AS encoded_as;
+SELECT objectid_time_decoder('65e1cb70ffffffffffffffff') = '2024-03-01 12:34:56+00' AS decoded;
+SELECT objectid_time_decoder('65e1cb70fffffffffffffffg');
+SET search_path = pg_catalog;
+SELECT public.objectid_time_decoder(public.objectid_time_encoder('2024-03-01 00:00:00+00')) = '2024-03-01 00:00:00+00' AS round_trip;
+RESET search_path;
