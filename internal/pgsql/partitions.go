@@ -123,12 +123,13 @@ func PartitionStatements(spec PartitionSpec, now time.Time) ([]string, error) {
 	PERFORM set_config('standard_conforming_strings', 'on', true);
 `
 	header := "DO $sortid$\nDECLARE\n\tparent constant regclass := " + literal(table) + "::pg_catalog.regclass;\n" +
-		"\tns text;\n\tp record;\n\tchild regclass;\n"
+		"\tns text;\n\tp record;\n\tchild regclass;\n\tpartman text;\n\tmanaged boolean;\n"
 	var b strings.Builder
 	b.WriteString(header)
 	b.WriteString("BEGIN\n" + settings)
 	b.WriteString("\tns := (SELECT nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = parent);\n")
 	b.WriteString(checkParentSQL(spec.IDType))
+	b.WriteString(notPartmanSQL)
 	b.WriteString("\tFOR p IN SELECT * FROM (VALUES\n")
 	for i, r := range ranges {
 		sep := ","
@@ -170,6 +171,7 @@ func PartitionStatements(spec PartitionSpec, now time.Time) ([]string, error) {
 		b.WriteString("\tcutoff constant pg_catalog." + valueType + " := " + cutoff.lo + ";\n\thi pg_catalog." + valueType + ";\n\tkeytype regtype;\n")
 		b.WriteString("BEGIN\n" + settings)
 		b.WriteString("\tPERFORM set_config('lock_timeout', '5s', true);\n")
+		b.WriteString(notPartmanSQL)
 		// The bound is printed in the key type's text form, the ID's text
 		// for the domains, a text column and the extension's types alike;
 		// read as the key type (which checks it), then compared as text
@@ -205,6 +207,20 @@ func lengthMismatch(valueType string) string {
 	}
 	return "length(hi) <> length(cutoff)"
 }
+
+// notPartmanSQL is the part of each DO block that refuses a table
+// pg_partman manages (a row of its part_config names it): two managers
+// would each make and drop the other's partitions, by rules that differ.
+const notPartmanSQL = `	partman := (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_partman');
+	IF partman IS NOT NULL THEN
+		EXECUTE format('SELECT EXISTS (SELECT FROM %I.part_config WHERE pg_catalog.to_regclass(parent_table) = $1)', partman)
+			INTO managed USING parent;
+		IF managed THEN
+			RAISE EXCEPTION 'sortid: % is managed by pg_partman (%.part_config names it); nothing was changed', parent, partman
+				USING HINT = 'Let pg_partman''s run_maintenance() make and drop its partitions, or stop it managing the table (remove its part_config row) before using sortid sql partitions.';
+		END IF;
+	END IF;
+`
 
 // checkParentSQL is the part of the DO block that refuses a table that is
 // not partitioned by range on one column of the ID's type.
