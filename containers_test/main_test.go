@@ -234,7 +234,10 @@ func startPostgres(ctx context.Context) (func(), error) {
 	if url == "" {
 		var err error
 		servers.pgImage = os.Getenv("SORTID_TEST_POSTGRES_IMAGE")
-		if c, url, stop, err = runPostgres(ctx, servers.pgImage, bouncerPort); err != nil {
+		// TimescaleDB must be loaded at start; it does nothing in a
+		// database without its extension.
+		if c, url, stop, err = runPostgres(ctx, servers.pgImage, testcontainers.WithExposedPorts(bouncerPort),
+			testcontainers.WithCmdArgs("-c", "shared_preload_libraries=timescaledb", "-c", "timescaledb.telemetry_level=off")); err != nil {
 			return stop, err
 		}
 		if servers.pgAddr, err = networkAddr(ctx, c, "5432"); err != nil {
@@ -388,14 +391,13 @@ func withDatabase(cfg *pgx.ConnConfig, database string) *pgx.ConnConfig {
 }
 
 // runPostgres starts a container of a PostgreSQL image with the test
-// database, and returns its connection URL and what removes it. Ports
-// are more ports of the container to publish.
-func runPostgres(ctx context.Context, image string, ports ...string) (c testcontainers.Container, url string, stop func(), err error) {
+// database, and returns its connection URL and what removes it. opts
+// change the container further (ports to publish, server settings).
+func runPostgres(ctx context.Context, image string, opts ...testcontainers.ContainerCustomizer) (c testcontainers.Container, url string, stop func(), err error) {
 	if image == "" {
 		return nil, "", func() {}, errors.New("no PostgreSQL image: scripts/testenv.sh builds them and names them in SORTID_TEST_POSTGRES*_IMAGE")
 	}
-	pc, err := postgres.Run(ctx, image,
-		testcontainers.WithExposedPorts(ports...),
+	pc, err := postgres.Run(ctx, image, append([]testcontainers.ContainerCustomizer{
 		postgres.WithDatabase("sortid"),
 		postgres.WithUsername("sortid"),
 		postgres.WithPassword("sortid"),
@@ -406,7 +408,7 @@ func runPostgres(ctx context.Context, image string, ports ...string) (c testcont
 		testcontainers.WithEnv(map[string]string{"POSTGRES_INITDB_ARGS": "--locale-provider=icu --icu-locale=en-US"}),
 		postgres.BasicWaitStrategies(),
 		labelled,
-	)
+	}, opts...)...)
 	if pc != nil {
 		stop = terminate(pc)
 	}
