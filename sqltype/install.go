@@ -28,9 +28,9 @@ import (
 //     objectid_max_at, objectid_time_encoder and objectid_time_decoder.
 //   - "uuidv7": uuidv7_generate, uuidv7_time, uuidv7_min_at,
 //     uuidv7_max_at, uuidv7_time_encoder, uuidv7_time_decoder and
-//     uuidv7_hypertable_time on
-//     PostgreSQL's uuid type, and nothing else; pgcrypto
-//     only on a server before 18 (on 18 uuidv7_generate is uuidv7()).
+//     uuidv7_hypertable_time on PostgreSQL's uuid type, and nothing
+//     else; pgcrypto only on a server before 18 (on 18 uuidv7_generate
+//     is uuidv7()).
 //
 // A name it does not know is an error wrapping ErrIDType. It needs no
 // superuser. It is idempotent: run again, it replaces the functions and
