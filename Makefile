@@ -38,9 +38,13 @@ bench-cli:
 # Loads of 1,000,000 rows into a real PostgreSQL, keyed by each kind of ID:
 # from the client (COPY), from one writer and from eight at once, with keys
 # the server makes (DEFAULT uuidv7() / ksuid_generate()), and through GORM;
-# and 3,000,000 rows into 30 daily partitions against one table.
+# and 3,000,000 rows into 30 daily partitions against one table; then
+# 1,000,000 rows into a KSUID table partitioned by pg_partman, by
+# `sortid sql partitions`, and a timestamptz table by pg_partman (5
+# rounds inside one run).
 bench-postgres:
-	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Postgres(Load|Writers|Defaults|GORM|Partitions)' -benchtime 1x -count 5 -timeout 90m
+	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Postgres(Load|Writers|Defaults|GORM|Partitions)$$' -benchtime 1x -count 5 -timeout 90m
+	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'PostgresPartman' -benchtime 1x -timeout 60m -v
 
 # The sortid extension on the PostgreSQL 18 test server (Debian's 18.6),
 # each side of a pair 5 times: ksuid_generate() and uuidv7_generate()
