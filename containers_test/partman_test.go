@@ -52,17 +52,12 @@ var partmanKeys = []partmanKey{
 	},
 }
 
-// partmanDatabase makes a database of t's own on ext's server with
-// sortid installed (the extension, or `sortid sql`'s domains) and
-// pg_partman in the schema partman, its sessions in the time zone zone.
-func partmanDatabase(t *testing.T, ctx context.Context, ext *extServer, install, zone string) *pgxpool.Pool {
+// installedDatabase makes a database of t's own on ext's server, runs
+// setup in it, and installs sortid: the extension, or `sortid sql`'s
+// domains (install "extension" or "domains").
+func installedDatabase(t *testing.T, ctx context.Context, ext *extServer, install string, setup ...string) *pgxpool.Pool {
 	t.Helper()
 	pool, _ := toExtensionDatabase(t, ctx, ext)
-	var db string
-	if err := pool.QueryRow(ctx, "SELECT current_database()").Scan(&db); err != nil {
-		t.Fatal(err)
-	}
-	setup := []string{"ALTER DATABASE " + db + " SET timezone = '" + zone + "'", "CREATE SCHEMA partman", "CREATE EXTENSION pg_partman SCHEMA partman"}
 	if install == "extension" {
 		setup = append(setup, "CREATE EXTENSION sortid")
 	}
@@ -75,6 +70,21 @@ func partmanDatabase(t *testing.T, ctx context.Context, ext *extServer, install,
 		if err := sqltype.Install(ctx, pool, ""); err != nil {
 			t.Fatal(err)
 		}
+	}
+	return pool
+}
+
+// partmanDatabase is an installedDatabase with pg_partman in the schema
+// partman, its sessions in the time zone zone.
+func partmanDatabase(t *testing.T, ctx context.Context, ext *extServer, install, zone string) *pgxpool.Pool {
+	t.Helper()
+	pool := installedDatabase(t, ctx, ext, install, "CREATE SCHEMA partman", "CREATE EXTENSION pg_partman SCHEMA partman")
+	var db string
+	if err := pool.QueryRow(ctx, "SELECT current_database()").Scan(&db); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, "ALTER DATABASE "+db+" SET timezone = '"+zone+"'"); err != nil {
+		t.Fatal(err)
 	}
 	pool.Reset() // new sessions, in the zone
 	return pool

@@ -52,29 +52,6 @@ func hypertableKeys() []hypertableKey {
 	return []hypertableKey{ks, uu}
 }
 
-// timescaleDatabase makes a database of t's own on PostgreSQL 18 (which
-// loads TimescaleDB) with TimescaleDB and sortid installed: the
-// extension, or `sortid sql`'s domains.
-func timescaleDatabase(t *testing.T, ctx context.Context, install string) *pgxpool.Pool {
-	t.Helper()
-	pool, _ := toExtensionDatabase(t, ctx, servers.ext18)
-	setup := []string{"CREATE EXTENSION timescaledb"}
-	if install == "extension" {
-		setup = append(setup, "CREATE EXTENSION sortid")
-	}
-	for _, sql := range setup {
-		if _, err := pool.Exec(ctx, sql); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-	}
-	if install == "domains" {
-		if err := sqltype.Install(ctx, pool, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return pool
-}
-
 // TestTimescaleHypertables keys TimescaleDB 2.31 hypertables by a KSUID
 // and by a UUIDv7 with sortid's partitioning functions, with the
 // extension and with the domains, on PostgreSQL 18: one chunk a day,
@@ -91,7 +68,7 @@ func TestTimescaleHypertables(t *testing.T) {
 		t.Run(install, func(t *testing.T) {
 			t.Parallel()
 			ctx := testContext(t)
-			pool := timescaleDatabase(t, ctx, install)
+			pool := installedDatabase(t, ctx, servers.ext18, install, "CREATE EXTENSION timescaledb")
 			for _, key := range hypertableKeys() {
 				t.Run(key.idType, func(t *testing.T) {
 					testHypertable(t, ctx, pool, key, install)
