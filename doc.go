@@ -12,6 +12,9 @@
 //   - [github.com/sortid/sortid/uuidv7]: UUIDv7 (RFC 9562), 16 bytes, 36
 //     characters; a strictly increasing generator; converts to and from
 //     the standard library's and google/uuid's UUID.
+//   - [github.com/sortid/sortid/pgsql]: sortid's PostgreSQL SQL as text:
+//     the install script (sortid sql), the move to the extension, the
+//     partition statements; for migration tools to embed.
 //
 // Each adapter is a module of its own that requires its driver and the
 // core:

@@ -16,8 +16,8 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/sortid/sortid/internal/pgsql"
 	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/pgsql"
 	"github.com/sortid/sortid/sqltype"
 	"github.com/sortid/sortid/uuidv7"
 )
@@ -507,7 +507,7 @@ func BenchmarkPostgresExtensionConvert(b *testing.B) {
 				}
 			}
 			start := time.Now()
-			if _, err := conn.Exec(ctx, pgsql.ToExtension); err != nil {
+			if _, err := conn.Exec(ctx, pgsql.ToExtension()); err != nil {
 				b.Fatal(err)
 			}
 			took = append(took, time.Since(start).Seconds())

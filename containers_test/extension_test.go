@@ -24,9 +24,9 @@ import (
 	tcexec "github.com/testcontainers/testcontainers-go/exec"
 	gormpostgres "gorm.io/driver/postgres"
 
-	"github.com/sortid/sortid/internal/pgsql"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/pgsql"
 	"github.com/sortid/sortid/sqltype"
 	"github.com/sortid/sortid/uuidv7"
 )
@@ -1012,7 +1012,7 @@ func TestExtensionFromDomains(t *testing.T) {
 	c := servers.pgExtConfig.ConnConfig
 	url := fmt.Sprintf("postgres://%s:%s@%s:%d/%s?sslmode=disable", c.User, c.Password, c.Host, c.Port, name)
 	cmd := exec.CommandContext(ctx, "psql", "-Xq", "-v", "ON_ERROR_STOP=1", url)
-	cmd.Stdin = strings.NewReader(pgsql.ToExtension)
+	cmd.Stdin = strings.NewReader(pgsql.ToExtension())
 	// Session settings that change how values print must not change
 	// what the conversion writes back (the partitions' bounds above all).
 	cmd.Env = append(os.Environ(), "PGOPTIONS=-c bytea_output=escape -c standard_conforming_strings=off -c TimeZone=Pacific/Chatham")

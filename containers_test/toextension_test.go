@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/sortid/sortid/internal/pgsql"
+	"github.com/sortid/sortid/pgsql"
 	"github.com/sortid/sortid/sqltype"
 )
 
@@ -116,7 +116,7 @@ func TestToExtensionObjects(t *testing.T) {
 				}
 			}()
 			cmd := exec.CommandContext(ctx, "psql", "-Xq", "-v", "ON_ERROR_STOP=1", url)
-			cmd.Stdin = strings.NewReader(pgsql.ToExtension)
+			cmd.Stdin = strings.NewReader(pgsql.ToExtension())
 			out, err := cmd.CombinedOutput()
 			close(stop)
 			<-done

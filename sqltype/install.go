@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/sortid/sortid/internal/pgsql"
+	"github.com/sortid/sortid/pgsql"
 )
 
 // InstallSQL returns sortid's PostgreSQL install script of the ID types

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sortid/sortid/internal/pgsql"
+	"github.com/sortid/sortid/pgsql"
 )
 
 // Period is the span of time one partition holds.

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/sortid/sortid/internal/pgsql"
+	"github.com/sortid/sortid/pgsql"
 )
 
 // runPartitions prints the SQL that creates the range partitions of a

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/sortid/sortid/internal/pgsql"
+	"github.com/sortid/sortid/pgsql"
 )
 
 // runSQL prints the PostgreSQL install script, of the ID types named (all
@@ -23,7 +23,7 @@ func runSQL(args []string, stdout, stderr io.Writer) int {
 		if fs.NArg() > 0 {
 			return usageError(stderr, "sql to-extension takes no arguments, got %q", fs.Args())
 		}
-		fmt.Fprint(stdout, pgsql.ToExtension)
+		fmt.Fprint(stdout, pgsql.ToExtension())
 		return exitOK
 	}
 	fs := newFlagSet("sortid sql", stderr)

@@ -1,5 +1,3 @@
-// Package pgsql holds sortid's PostgreSQL install script, by part, shared
-// by the sqltype package and the sortid command.
 package pgsql
 
 import (
@@ -25,9 +23,9 @@ var (
 	scriptUUIDv7 string
 )
 
-// IDTypes are the parts of the install script, in the order Script puts
+// partOrder is the parts of the install script, in the order Script puts
 // them; no part named means all of them.
-var IDTypes = []string{"ksuid", "objectid", "uuidv7"}
+var partOrder = []string{"ksuid", "objectid", "uuidv7"}
 
 var scriptParts = map[string]*string{"ksuid": &scriptKSUID, "objectid": &scriptObjectID, "uuidv7": &scriptUUIDv7}
 
@@ -36,7 +34,7 @@ var scriptParts = map[string]*string{"ksuid": &scriptKSUID, "objectid": &scriptO
 var ErrIDType = errors.New("unknown ID type")
 
 // script joins the head and the parts idTypes names (all with none), each
-// once and in the order of IDTypes.
+// once and in the order of partOrder.
 func script(idTypes []string) (string, error) {
 	want := make(map[string]bool)
 	for _, t := range idTypes {
@@ -47,7 +45,7 @@ func script(idTypes []string) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(scriptHead)
-	for _, t := range IDTypes {
+	for _, t := range partOrder {
 		if len(want) == 0 || want[t] {
 			b.WriteString(*scriptParts[t])
 		}
@@ -56,12 +54,13 @@ func script(idTypes []string) (string, error) {
 	return b.String(), nil
 }
 
-// ToExtension is the script that converts a database from the domains of
-// Script to the sortid extension's types, in place and in one
-// transaction; its comments say what it does.
-//
 //go:embed to_extension.sql
-var ToExtension string
+var toExtension string
+
+// ToExtension returns the script that converts a database from the
+// domains of Script to the sortid extension's types, in place and in one
+// transaction (`sortid sql to-extension`); its comments say what it does.
+func ToExtension() string { return toExtension }
 
 // ErrSchemaName is wrapped by the error for a schema name Script does not
 // take. The error has no package prefix: its callers add theirs.

@@ -61,7 +61,7 @@ func TestScriptForOneQuery(t *testing.T) {
 }
 
 // Each part creates its own ID type's objects and no other's, and the
-// script holds each part asked for once, in the order of IDTypes.
+// script holds each part asked for once, in the order of partOrder.
 func TestScriptParts(t *testing.T) {
 	created := regexp.MustCompile(`(?m)^\s*(?:CREATE (?:OR REPLACE )?(?:FUNCTION|DOMAIN|OPERATOR)|EXECUTE 'CREATE OR REPLACE FUNCTION) @SCHEMA@(\w+|[<>=]+)(?: \(LEFTARG = @SCHEMA@(\w+)|[ (])`)
 	objects := func(idTypes ...string) map[string]int {

@@ -52,15 +52,29 @@ func ParsePeriod(s string) (Period, error) {
 // callers add theirs.
 var ErrPartitions = errors.New("invalid partition spec")
 
-// PartitionSpec is sqltype.PartitionSpec, which documents each field for
-// users; the command fills it from its flags.
+// PartitionSpec says which partitions a table keyed by an ID should
+// have; sqltype.PartitionSpec and the flags of `sortid sql partitions`
+// mirror it.
 type PartitionSpec struct {
-	Table, IDType string
-	Period        Period
-	Location      *time.Location // nil: UTC
-	Back, Ahead   int
-	Default       bool
-	Retain        int
+	Table  string // the partitioned table, "events" or "app.events"
+	IDType string // "ksuid", "objectid" or "uuidv7"
+	Period Period // Day, Week or Month
+
+	// Location is where periods start at midnight; nil is UTC.
+	Location *time.Location
+
+	// Back and Ahead are how many periods before and after the current
+	// one get a partition; the current one always does.
+	Back, Ahead int
+
+	// Default adds a DEFAULT partition for the rows whose ID falls in no
+	// period.
+	Default bool
+
+	// Retain, above 0, detaches and drops the partitions that end at or
+	// before the start of the period Retain periods before the current
+	// one. The DEFAULT partition is never dropped.
+	Retain int
 }
 
 // partitionRange is one partition: its name and the smallest ID of its
