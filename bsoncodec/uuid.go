@@ -7,7 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/sortid/sortid/internal/idkind"
+	"github.com/sortid/sortid/bsoncodec/internal/idkind"
 	"github.com/sortid/sortid/uuidv7"
 )
 

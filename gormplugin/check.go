@@ -8,7 +8,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"github.com/sortid/sortid/internal/idkind"
+	"github.com/sortid/sortid/gormplugin/internal/idkind"
 )
 
 // ErrColumnType is wrapped by the error for an ID column whose type does

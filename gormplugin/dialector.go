@@ -13,7 +13,7 @@ import (
 	gormmigrator "gorm.io/gorm/migrator"
 	"gorm.io/gorm/schema"
 
-	"github.com/sortid/sortid/internal/idkind"
+	"github.com/sortid/sortid/gormplugin/internal/idkind"
 )
 
 // dialector wraps the database's dialector so that its migrator gives ID

@@ -13,7 +13,7 @@ import (
 	"gorm.io/gorm/clause"
 	"gorm.io/gorm/schema"
 
-	"github.com/sortid/sortid/internal/idkind"
+	"github.com/sortid/sortid/gormplugin/internal/idkind"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
 	"github.com/sortid/sortid/uuidv7"

@@ -3,7 +3,7 @@ package gormplugin
 import (
 	"reflect"
 
-	"github.com/sortid/sortid/internal/idkind"
+	"github.com/sortid/sortid/gormplugin/internal/idkind"
 	"github.com/sortid/sortid/uuidv7"
 )
 

@@ -8,9 +8,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/sortid/sortid/internal/idkind"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/sqltype/internal/idkind"
 )
 
 // extensionCodec is the codec of the sortid extension's base types ksuid

@@ -8,9 +8,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/sortid/sortid/internal/idkind"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
+	"github.com/sortid/sortid/sqltype/internal/idkind"
 )
 
 // extensionOID stands for the OID the server gives the extension's ksuid.

@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/sortid/sortid/internal/idkind"
+	"github.com/sortid/sortid/sqltype/internal/idkind"
 )
 
 // Register teaches m to encode sortid's ID types by the column type: the

@@ -5,7 +5,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
-	"github.com/sortid/sortid/internal/idkind"
+	"github.com/sortid/sortid/sqltype/internal/idkind"
 )
 
 // untypedOID is the OID of the placeholder type that Register names for
