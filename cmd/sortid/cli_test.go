@@ -394,6 +394,17 @@ func TestRangeHalfOpen(t *testing.T) {
 			t.Errorf("range %v: exit %d %s\n got %q\nwant %q", args, code, errOut, out, day1)
 		}
 	}
+	// A date as TO is the whole day, which ksuid_min_at('2026-12-01') in
+	// SQL is not: the command says what it covers, on stderr.
+	for _, tc := range []struct{ args, says string }{
+		{"--half-open 2026-11-30 2026-12-01", "sortid: range: from 2026-11-30T00:00:00Z up to, not including, 2026-12-02T00:00:00Z (a date as TO is the whole day)\n"},
+		{"2026-11-30 2026-12-01", "sortid: range: from 2026-11-30T00:00:00Z through the end of 2026-12-01 (a date as TO is the whole day)\n"},
+		{"--half-open 2026-11-30 2026-12-01T00:00:00Z", ""},
+	} {
+		if _, errOut, code := sortid(t, "", append([]string{"range"}, strings.Fields(tc.args)...)...); code != 0 || errOut != tc.says {
+			t.Errorf("range %s: exit %d, stderr %q, want %q", tc.args, code, errOut, tc.says)
+		}
+	}
 	out, _, _ := sortid(t, "", "range", "--half-open", "2026-12-01", "2026-12-01")
 	if !strings.HasPrefix(out, "3MqfpNUxdljkx0pIXdFzqLnabdg\n") {
 		t.Errorf("the next day starts at %q, want where 2026-11-30 ends", out)

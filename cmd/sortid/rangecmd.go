@@ -175,16 +175,16 @@ func splitTimeArgs(fs *flag.FlagSet, args []string) (flagArgs, times []string) {
 }
 
 // parseWindow reads the two ends of a time window as parseTime does; a bare
-// date as the end means the whole of that day: its last second, or with
-// halfOpen the next midnight.
-func parseWindow(fromText, toText string, halfOpen bool) (from, to time.Time, err error) {
+// date as the end (toDate) means the whole of that day: its last second,
+// or with halfOpen the next midnight.
+func parseWindow(fromText, toText string, halfOpen bool) (from, to time.Time, toDate bool, err error) {
 	from, _, err = parseTime(fromText)
 	if err != nil {
-		return time.Time{}, time.Time{}, fmt.Errorf("from: %w", err)
+		return time.Time{}, time.Time{}, false, fmt.Errorf("from: %w", err)
 	}
-	to, toDate, err := parseTime(toText)
+	to, toDate, err = parseTime(toText)
 	if err != nil {
-		return time.Time{}, time.Time{}, fmt.Errorf("to: %w", err)
+		return time.Time{}, time.Time{}, false, fmt.Errorf("to: %w", err)
 	}
 	switch {
 	case toDate && halfOpen:
@@ -192,7 +192,7 @@ func parseWindow(fromText, toText string, halfOpen bool) (from, to time.Time, er
 	case toDate:
 		to = to.Add(24*time.Hour - time.Second)
 	}
-	return from, to, nil
+	return from, to, toDate, nil
 }
 
 // runRange prints the bounds of a time window: the smallest ID on the
@@ -220,9 +220,18 @@ func runRange(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, "%v", err)
 	}
-	from, to, err := parseWindow(times[0], times[1], *halfOpen)
+	from, to, toDate, err := parseWindow(times[0], times[1], *halfOpen)
 	if err != nil {
 		return usageError(stderr, "%v", err)
+	}
+	if toDate {
+		// SQL's ksuid_min_at('2024-03-02') is that day's first ID: say
+		// that a date as TO takes in the whole day.
+		end := "through the end of " + times[1]
+		if *halfOpen {
+			end = "up to, not including, " + to.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(stderr, "sortid: range: from %s %s (a date as TO is the whole day)\n", from.UTC().Format(time.RFC3339), end)
 	}
 	var b Bounds
 	if *halfOpen {

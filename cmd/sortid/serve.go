@@ -235,7 +235,7 @@ func handleRange(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	from, to, err := parseWindow(req.From, req.To, req.HalfOpen)
+	from, to, _, err := parseWindow(req.From, req.To, req.HalfOpen)
 	if err != nil {
 		apiError(w, http.StatusBadRequest, err.Error())
 		return
