@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -233,8 +234,8 @@ func TestGORMMySQLCreatePaths(t *testing.T) {
 			}
 		})
 		t.Run("not addressable", func(t *testing.T) {
-			if err := db.Create(gormUser{Email: "value@x"}).Error; !errors.Is(err, gorm.ErrInvalidValue) {
-				t.Errorf("Create of a struct value: %v, want gorm.ErrInvalidValue", err)
+			if err := db.Create(gormUser{Email: "value@x"}).Error; !errors.Is(err, gorm.ErrInvalidValue) || !strings.HasPrefix(err.Error(), "gormplugin: ") {
+				t.Errorf("Create of a struct value: %v, want gormplugin's error wrapping gorm.ErrInvalidValue", err)
 			}
 		})
 		t.Run("concurrent", func(t *testing.T) {
@@ -323,7 +324,7 @@ func TestGORMMySQLUpsert(t *testing.T) {
 		}
 		third := gormUser{Name: "third", Email: "up@x"}
 		err := db.Clauses(blind).Create(&third).Error
-		if !errors.Is(err, gormplugin.ErrUpsertID) {
+		if !errors.Is(err, gormplugin.ErrUpsertID) || !strings.HasPrefix(err.Error(), "gormplugin: ") {
 			t.Errorf("an upsert without columns that updates: %v; want ErrUpsertID", err)
 		}
 		if row := storedUser(t, db, "up@x"); row.Name != "b1" {

@@ -82,7 +82,7 @@ func refuseBlindMySQLUpsert(db *gorm.DB) {
 	}
 	db.Statement.Settings.Store(settingMySQLUpsert, onConflict)
 	if n := len(records(db)); len(onConflict.Columns) == 0 && n > 1 {
-		db.AddError(fmt.Errorf("gormplugin: upsert of %d %s records on MySQL: %w; name the unique columns that conflict in clause.OnConflict{Columns: ...}, and the plugin reads the IDs back by them",
+		db.AddError(fmt.Errorf("gormplugin: upsert of %d %s records on MySQL (name the unique columns that conflict in clause.OnConflict{Columns: ...}, and the plugin reads the IDs back by them): %w",
 			n, db.Statement.Schema.Name, ErrUpsertID))
 	}
 }
@@ -110,7 +110,7 @@ func readBackUpsertIDs(db *gorm.DB) {
 	}
 	if len(onConflict.Columns) == 0 {
 		if len(recs) > 1 || db.RowsAffected != 1 {
-			db.AddError(fmt.Errorf("gormplugin: upsert of %s records that updated or skipped a row: %w; name the unique columns that conflict in clause.OnConflict{Columns: ...}, and the plugin reads the IDs back by them",
+			db.AddError(fmt.Errorf("gormplugin: upsert of %s records that updated or skipped a row (name the unique columns that conflict in clause.OnConflict{Columns: ...}, and the plugin reads the IDs back by them): %w",
 				db.Statement.Schema.Name, ErrUpsertID))
 		}
 		return

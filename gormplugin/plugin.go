@@ -166,7 +166,11 @@ func (p *Plugin) assignIDs(db *gorm.DB) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			db.AddError(fmt.Errorf("gormplugin: assigning IDs to %s failed: %v", db.Statement.Schema.Name, r))
+			err, ok := r.(error)
+			if !ok {
+				err = fmt.Errorf("%v", r)
+			}
+			db.AddError(fmt.Errorf("gormplugin: assigning IDs to %s: %w", db.Statement.Schema.Name, err))
 		}
 	}()
 	fields := slices.DeleteFunc(idFields(db.Statement.Schema), func(f *schema.Field) bool { return databaseFills(db, f) })
@@ -245,8 +249,8 @@ func (p *Plugin) fillStruct(db *gorm.DB, fields []*schema.Field, rv reflect.Valu
 			continue
 		}
 		if !rv.CanAddr() {
-			db.AddError(fmt.Errorf("%w: gormplugin cannot set %s.%s on a value that is not addressable; pass a pointer to Create",
-				gorm.ErrInvalidValue, db.Statement.Schema.Name, f.Name))
+			db.AddError(fmt.Errorf("gormplugin: cannot set %s.%s on a value that is not addressable (pass a pointer to Create): %w",
+				db.Statement.Schema.Name, f.Name, gorm.ErrInvalidValue))
 			return made
 		}
 		id, err := p.newID(f.IndirectFieldType)
