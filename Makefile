@@ -1,22 +1,43 @@
 GO ?= go
 
-.PHONY: test check api integration bench bench-cli bench-postgres bench-extension bench-columns bench-mongo fuzz
+.PHONY: test check test-unit test-integration test-extension snippets api integration bench bench-cli bench-postgres bench-extension bench-columns bench-mongo fuzz
 
 # The project's test command; scripts/test.sh says what it runs.
 test:
 	GO=$(GO) scripts/test.sh
 
-# The one-minute loop while changing code, with no Docker, network or
-# root: formatting, vet, the unit tests with the race detector of each of
-# the library's modules (scripts/gomodules.sh names them; TestAPI among
-# them compares the exported API of all of them with api/sortid.txt), and
-# a build of every Go block in README.md and docs/. make test is what CI
-# runs.
+# The one-minute loop while changing code: nothing but Go and the module
+# cache (no Docker, root or test modules): formatting, vet, and the unit
+# tests with the race detector of each of the library's four modules
+# (scripts/gomodules.sh names them; TestAPI among them compares the
+# exported API of all of them with api/sortid.txt, TestCopies and
+# TestAdaptersImportNoCoreInternal keep the adapters off the core's
+# internal/). make test is what CI runs.
 check:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	GO=$(GO) scripts/gomodules.sh vet ./...
 	GOMODULES_PARALLEL=1 GO=$(GO) scripts/gomodules.sh test -race ./...
+
+# A build of every Go block in README.md and docs/ (in containers_test's
+# module, whose dependencies it downloads).
+snippets:
 	GO=$(GO) scripts/snippets.sh
+
+# make check and the docs' snippets: what needs no Docker.
+test-unit: check snippets
+
+# The integration tests against real servers in containers: Docker (the
+# set-up starts dockerd and builds the images, as root on a fresh
+# machine).
+test-integration: integration
+
+# The sortid extension: its text codec under ASan and UBSan (a C
+# compiler), then the PostgreSQL 15, 17 and 18 images, whose builds
+# compile it with -Werror and run its pg_regress suite under the
+# sanitizers, and the extension's tests against them (Docker).
+test-extension:
+	$(MAKE) -s -C extension check-idtext
+	cd containers_test && env $$(../scripts/testenv.sh) $(GO) test -count=1 -timeout 20m -run 'TestExtension|TestToExtension|TestPartman|TestTimescale' .
 
 # After a deliberate change to the exported API: rewrite the listing.
 api:
