@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test check test-unit test-integration test-extension snippets api integration bench bench-cli bench-postgres bench-extension bench-columns bench-mongo fuzz
+.PHONY: test check test-unit test-adapters test-integration test-extension snippets api integration bench bench-cli bench-postgres bench-extension bench-columns bench-mongo fuzz
 
 # The project's test command; scripts/test.sh says what it runs.
 test:
@@ -23,8 +23,14 @@ check:
 snippets:
 	GO=$(GO) scripts/snippets.sh
 
-# make check and the docs' snippets: what needs no Docker.
-test-unit: check snippets
+# Each adapter without its development replace, against the minimum core
+# its go.mod requires and the core at HEAD (scripts/adapters-core.sh).
+test-adapters:
+	GO=$(GO) scripts/adapters-core.sh
+
+# make check, the docs' snippets and the adapters against the core: what
+# needs no Docker.
+test-unit: check snippets test-adapters
 
 # The integration tests against real servers in containers: Docker (the
 # set-up starts dockerd and builds the images, as root on a fresh

@@ -132,6 +132,8 @@ step "the page in headless Chromium"
 # -count=1: the browser test builds and runs the command, which the test
 # cache does not see, so a cached pass could hide a changed page.
 (cd drivertests && $GO test -race -count=1 ./browser/...) || status=1
+step "adapters against the core versions they allow, without the replace"
+GO=$GO scripts/adapters-core.sh || status=1
 step "the extension's text codec under AddressSanitizer"
 # The C that reads and writes KSUIDs and ObjectIDs in the sortid
 # extension, against a slow reference, with every input in a heap block
