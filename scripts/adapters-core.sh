@@ -49,7 +49,7 @@ for adapter in $(scripts/gomodules.sh --list); do
 		# not yet pushed) is read from its tree.
 		printf 'go 1.26.0\n\nuse %s\n\nreplace %s => %s\n' "$work/$adapter" "$core" "$tmp/core-$rev" >"$work/go.work"
 		echo "adapters-core: $adapter against the core at $rev, without the replace"
-		if ! (cd "$work/$adapter" && GOWORK="$work/go.work" $GO vet ./... && GOWORK="$work/go.work" $GO test -count=1 ./...); then
+		if ! (cd "$work/$adapter" && GOWORK="$work/go.work" $GO test -count=1 ./...); then
 			echo "adapters-core: $adapter fails against the core at $rev" >&2
 			status=1
 		fi
