@@ -132,8 +132,6 @@ step "the page in headless Chromium"
 # -count=1: the browser test builds and runs the command, which the test
 # cache does not see, so a cached pass could hide a changed page.
 (cd drivertests && $GO test -race -count=1 ./browser/...) || status=1
-step "adapters against the core versions they allow, without the replace"
-GO=$GO scripts/adapters-core.sh || status=1
 step "the extension's text codec under AddressSanitizer"
 # The C that reads and writes KSUIDs and ObjectIDs in the sortid
 # extension, against a slow reference, with every input in a heap block
@@ -204,9 +202,12 @@ vetlog=$run/vet.log
 # And a build of ent's generator, which the last step runs (go tool ent):
 # cold, its compile is two minutes that would otherwise come after the
 # integration tests.
+# And each adapter without its replace, against the core versions it
+# allows (scripts/adapters-core.sh).
 nice -n 19 bash -c 'cd bench && "$0" vet ./... && cd ../drivertests && "$0" vet ./... &&
 	GOTOOLCHAIN=go1.27.3 "$0" test -count=1 ./gormsqlite/... &&
-	cd ../containers_test && "$0" build -o /dev/null entgo.io/ent/cmd/ent' "$GO" >"$vetlog" 2>&1 &
+	cd ../containers_test && "$0" build -o /dev/null entgo.io/ent/cmd/ent &&
+	cd .. && GO="$0" scripts/adapters-core.sh' "$GO" >"$vetlog" 2>&1 &
 vet=$!
 # containers_test is not vetted on its own: its tests build it with -race
 # below, and go test runs vet's main checks on it then. A separate vet
@@ -225,7 +226,7 @@ step integration tests
 # noise.
 (cd containers_test && env $(cat "$envfile") $GO test -race -count=1 -timeout 20m -v 2>&1) |
 	sed -u '/^=== \(RUN\|PAUSE\|CONT\)/d' || status=1
-step "benchmark and driver-test modules vet; GORM on SQLite under Go 1.27; ent built"
+step "benchmark and driver-test modules vet; GORM on SQLite under Go 1.27; ent built; adapters against the core"
 wait "$vet" || status=1
 vet=
 cat "$vetlog"
