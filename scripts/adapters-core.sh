@@ -28,7 +28,7 @@ tree HEAD "$tmp/core-HEAD"
 status=0
 for adapter in $(scripts/gomodules.sh --list); do
 	[ "$adapter" = . ] && continue
-	min=$(cd "$adapter" && GOFLAGS=-mod=mod $GO list -m -f '{{.Version}}' "$core")
+	min=$(cd "$adapter" && $GO list -m -f '{{.Version}}' "$core")
 	cores=(HEAD)
 	if git rev-parse -q --verify "refs/tags/$min" >/dev/null; then
 		tree "$min" "$tmp/core-$min"
