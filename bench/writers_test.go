@@ -176,7 +176,14 @@ func copyBatches(ctx context.Context, conn *pgxpool.Conn, table string, values [
 		batch := values[:min(size, len(values))]
 		values = values[len(batch):]
 		n, err := conn.CopyFrom(ctx, pgx.Identifier{table}, []string{"id"},
-			pgx.CopyFromSlice(len(batch), func(i int) ([]any, error) { return []any{batch[i]}, nil }))
+			pgx.CopyFromSlice(len(batch), func(i int) ([]any, error) {
+				// A KSUID goes to the bytea column as its raw bytes,
+				// said as such: sqltype refuses a typed ID there.
+				if id, ok := batch[i].(ksuid.KSUID); ok {
+					return []any{id[:]}, nil
+				}
+				return []any{batch[i]}, nil
+			}))
 		if err != nil {
 			return err
 		}

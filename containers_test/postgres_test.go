@@ -53,23 +53,44 @@ func TestPostgresKSUIDOrder(t *testing.T) {
 	hi, _ := ksuid.MaxAt(windowTo)
 	inside := idsInWindow(ids)
 
-	// The IDs and the window bounds go in as ksuid.KSUID values; sqltype
-	// sends them as bytes or text by the column type.
-	for _, tc := range []struct{ name, column string }{
-		{"text collate C", `id text COLLATE "C" PRIMARY KEY`},
-		{"char(27) collate C", `id char(27) COLLATE "C" PRIMARY KEY`},
-		{"bytea", `id bytea PRIMARY KEY`},
+	// The IDs and the window bounds go in as ksuid.KSUID values, which
+	// sqltype sends as text, or as the raw bytes (id[:]) for bytea, where
+	// a typed ID is refused.
+	for _, tc := range []struct {
+		name, column string
+		raw          bool
+	}{
+		{"text collate C", `id text COLLATE "C" PRIMARY KEY`, false},
+		{"char(27) collate C", `id char(27) COLLATE "C" PRIMARY KEY`, false},
+		{"bytea", `id bytea PRIMARY KEY`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			table := pgTable(t, ctx, servers.pg, tc.column)
-			copyRows(t, ctx, servers.pg, table, ids)
+			if tc.raw {
+				copyRows(t, ctx, servers.pg, table, rawBytes(ids))
+			} else {
+				copyRows(t, ctx, servers.pg, table, ids)
+			}
 			got := readIDs[ksuid.KSUID](t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id")
 			assertOrder(t, got, ids)
 
-			window := readIDs[ksuid.KSUID](t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo, hi)
+			var from, to any = lo, hi
+			if tc.raw {
+				from, to = lo[:], hi[:]
+			}
+			window := readIDs[ksuid.KSUID](t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", from, to)
 			assertOrder(t, window, inside)
 		})
 	}
+}
+
+// rawBytes returns the raw bytes of each ID, for a bytea column.
+func rawBytes[T interface{ Bytes() []byte }](ids []T) [][]byte {
+	out := make([][]byte, len(ids))
+	for i, id := range ids {
+		out[i] = id.Bytes()
+	}
+	return out
 }
 
 func TestPostgresObjectIDOrder(t *testing.T) {
@@ -82,9 +103,9 @@ func TestPostgresObjectIDOrder(t *testing.T) {
 
 	t.Run("bytea", func(t *testing.T) {
 		table := pgTable(t, ctx, servers.pg, "id bytea PRIMARY KEY")
-		copyRows(t, ctx, servers.pg, table, ids)
+		copyRows(t, ctx, servers.pg, table, rawBytes(ids))
 		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" ORDER BY id"), ids)
-		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo, hi), inside)
+		assertOrder(t, readIDs[objectid.ObjectID](t, ctx, servers.pg, "SELECT id FROM "+table+" WHERE id BETWEEN $1 AND $2 ORDER BY id", lo[:], hi[:]), inside)
 	})
 	t.Run("char(24) under the ICU default", func(t *testing.T) {
 		// Lowercase hex sorts the same under any collation: this column

@@ -60,7 +60,7 @@ func TestPostgresUniqueUnderLoad(t *testing.T) {
 			table := pgTable(t, ctx, servers.pg, "id bytea PRIMARY KEY")
 			writeConcurrently(t, tc.newID, func(ids []any) error {
 				_, err := servers.pg.CopyFrom(ctx, pgx.Identifier{table[1 : len(table)-1]}, []string{"id"},
-					pgx.CopyFromSlice(len(ids), func(i int) ([]any, error) { return []any{ids[i]}, nil }))
+					pgx.CopyFromSlice(len(ids), func(i int) ([]any, error) { return []any{ids[i].(interface{ Bytes() []byte }).Bytes()}, nil }))
 				return err
 			})
 			var count, distinct int

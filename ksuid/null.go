@@ -22,10 +22,6 @@ func (n NullKSUID) IsZero() bool { return !n.Valid }
 // text form.
 func (n NullKSUID) Value() (driver.Value, error) { return idtype.NullValue(n.KSUID, n.Valid) }
 
-// BytesValue returns nil (NULL) when n is not valid, otherwise the bytes
-// of the ID; see KSUID.BytesValue.
-func (n NullKSUID) BytesValue() ([]byte, error) { return idtype.NullBytesValue(n.KSUID, n.Valid) }
-
 // Scan implements sql.Scanner: NULL makes n invalid; anything else is
 // scanned as KSUID.Scan does. On error n is left unchanged.
 func (n *NullKSUID) Scan(src any) error { return idtype.NullScan(&n.KSUID, &n.Valid, src) }

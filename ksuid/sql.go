@@ -3,21 +3,13 @@ package ksuid
 import "database/sql/driver"
 
 // Value implements driver.Valuer: a KSUID goes to a database/sql driver as
-// its 27-character text form, which every column type can hold. For a
-// binary column, pass id[:] or use the sqltype package with pgx. The zero
-// KSUID is written like any other; use NullKSUID or *KSUID for NULL.
+// its 27-character text form, which every column type can hold, in every
+// query mode. For a bytea column that holds the raw bytes, pass id[:]: the
+// type says nothing of a bytea column's form, so it offers pgx no raw
+// bytes of its own. The zero KSUID is written like any other; use
+// NullKSUID or *KSUID for NULL.
 func (id KSUID) Value() (driver.Value, error) {
 	return id.String(), nil
-}
-
-// BytesValue returns the 20 bytes of the ID. It is the method pgx v5
-// looks for when it writes a value into a bytea column, or a domain over
-// bytea such as the ksuid and objectid of `sortid sql`: with it, pgx sends
-// the raw bytes there even on a connection without the sqltype package,
-// in every query mode that knows the column type (not in
-// QueryExecModeExec or the simple protocol, where pgx sends the text form).
-func (id KSUID) BytesValue() ([]byte, error) {
-	return id[:], nil
 }
 
 // Scan implements sql.Scanner. It accepts the text form as a string or

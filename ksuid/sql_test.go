@@ -35,14 +35,6 @@ func TestValue(t *testing.T) {
 	}
 }
 
-func TestBytesValue(t *testing.T) {
-	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
-	b, err := id.BytesValue()
-	if err != nil || string(b) != "\x05\xf5\xe1\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10" {
-		t.Errorf("BytesValue() = %x, %v", b, err)
-	}
-}
-
 func TestScan(t *testing.T) {
 	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
 	// id is timestamp 100000000 (0x05f5e100) and payload 1..16; the hex

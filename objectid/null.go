@@ -22,12 +22,6 @@ func (n NullObjectID) IsZero() bool { return !n.Valid }
 // hex form.
 func (n NullObjectID) Value() (driver.Value, error) { return idtype.NullValue(n.ObjectID, n.Valid) }
 
-// BytesValue returns nil (NULL) when n is not valid, otherwise the bytes
-// of the ID; see ObjectID.BytesValue.
-func (n NullObjectID) BytesValue() ([]byte, error) {
-	return idtype.NullBytesValue(n.ObjectID, n.Valid)
-}
-
 // Scan implements sql.Scanner: NULL makes n invalid; anything else is
 // scanned as ObjectID.Scan does. On error n is left unchanged.
 func (n *NullObjectID) Scan(src any) error { return idtype.NullScan(&n.ObjectID, &n.Valid, src) }

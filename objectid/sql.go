@@ -4,21 +4,11 @@ import "database/sql/driver"
 
 // Value implements driver.Valuer: an ObjectID goes to a database/sql
 // driver as its 24-character lowercase hex form, which every column type
-// can hold. For a binary column, pass id[:] or use the sqltype package with
-// pgx. The zero ObjectID is written like any other; use NullObjectID or
-// *ObjectID for NULL.
+// can hold, in every query mode. For a bytea column that holds the raw
+// bytes, pass id[:]. The zero ObjectID is written like any other; use
+// NullObjectID or *ObjectID for NULL.
 func (id ObjectID) Value() (driver.Value, error) {
 	return id.String(), nil
-}
-
-// BytesValue returns the 12 bytes of the ID. It is the method pgx v5
-// looks for when it writes a value into a bytea column, or a domain over
-// bytea such as the ksuid and objectid of `sortid sql`: with it, pgx sends
-// the raw bytes there even on a connection without the sqltype package,
-// in every query mode that knows the column type (not in
-// QueryExecModeExec or the simple protocol, where pgx sends the text form).
-func (id ObjectID) BytesValue() ([]byte, error) {
-	return id[:], nil
 }
 
 // Scan implements sql.Scanner. It accepts the text form as a string or

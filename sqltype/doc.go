@@ -47,8 +47,11 @@
 // know goes as its text, as without it. It covers ksuid.KSUID,
 // ksuid.NullKSUID, objectid.ObjectID, objectid.NullObjectID, uuidv7.UUID
 // and uuidv7.NullUUID, pointers to them (a nil pointer is NULL) and slices
-// of them. Scanning needs no registration: the types implement
-// sql.Scanner, which takes the text form and the raw bytes. A pool with a
+// of them. An ID for a bytea parameter is an error wrapping
+// ErrByteaParameter: such a column, made by another tool, may hold the raw
+// bytes or the text, and pgx would send one or the other by query mode;
+// pass id[:] or id.String(). Scanning needs no registration: the types
+// implement sql.Scanner, which takes the text form and the raw bytes. A pool with a
 // hook of its own keeps it with AfterConnectThen.
 //
 // # PgBouncer

@@ -2,6 +2,7 @@ package sqltype_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -36,13 +37,13 @@ func ExampleRegister() {
 	sqltype.Register(m)
 	id := ksuid.MustParse("0qjBBlJIfbVLKwnJn4xpLGDr00e")
 
-	asBytea, _ := m.Encode(pgtype.ByteaOID, pgtype.BinaryFormatCode, id, nil)
 	asText, _ := m.Encode(pgtype.TextOID, pgtype.BinaryFormatCode, id, nil)
-	fmt.Printf("bytea: %d bytes %x\n", len(asBytea), asBytea)
 	fmt.Printf("text:  %d bytes %s\n", len(asText), asText)
+	_, err := m.Encode(pgtype.ByteaOID, pgtype.BinaryFormatCode, id, nil)
+	fmt.Println("bytea:", errors.Is(err, sqltype.ErrByteaParameter))
 	// Output:
-	// bytea: 20 bytes 05f5e1000102030405060708090a0b0c0d0e0f10
 	// text:  27 bytes 0qjBBlJIfbVLKwnJn4xpLGDr00e
+	// bytea: true
 }
 
 // The SQL to install once per database: the domains and functions.

@@ -12,20 +12,20 @@ import (
 
 // Register teaches m to encode sortid's ID types by the column type: the
 // text form for text and the domains of `sortid sql`, a uuid's 16 bytes,
-// raw bytes for a bytea column, and where m does not know the column's
-// type (QueryExecModeExec, the simple protocol) the text form, which
-// every column type sortid makes reads. Call it once per connection,
-// before the connection is used.
+// and where m does not know the column's type (QueryExecModeExec, the
+// simple protocol) the text form, which every column type sortid makes
+// reads. An ID for a bytea parameter is an error wrapping
+// ErrByteaParameter. Call it once per connection, before the connection
+// is used.
 func Register(m *pgtype.Map) {
 	// pgx offers a value to each wrapper in turn until the codec of the
-	// target column accepts what a wrapper makes of it. The bytes form
-	// comes first, so bytea gets raw bytes in either format; text columns
-	// refuse it and take the text form. Both go before pgx's own
-	// wrappers, which would treat a KSUID as the array [20]byte that it is
-	// underneath, or fall back to driver.Valuer. A UUIDv7 goes to a uuid
-	// column as its 16 bytes through pgx's own uuid codec.
-	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapAsBytes, tryWrapAsUUID, tryWrapAsText}, m.TryWrapEncodePlanFuncs...)
+	// target column accepts what a wrapper makes of it. Both go before
+	// pgx's own wrappers, which would treat a KSUID as the array [20]byte
+	// that it is underneath, or fall back to driver.Valuer. A UUIDv7 goes
+	// to a uuid column as its 16 bytes through pgx's own uuid codec.
+	m.TryWrapEncodePlanFuncs = append([]pgtype.TryWrapEncodePlanFunc{tryWrapAsUUID, tryWrapAsText}, m.TryWrapEncodePlanFuncs...)
 
+	registerByteaGuard(m)
 	registerUntyped(m)
 }
 
@@ -108,23 +108,15 @@ func registerTypes(ctx context.Context, conn *pgx.Conn) error {
 	return nil
 }
 
-// idBytes is an ID, or NULL, as a pgtype.BytesValuer only. Each plan
-// keeps one and refills it for every value it encodes, so that encoding
-// allocates nothing: a plan belongs to one pgtype.Map, and pgx uses a Map
+// idBytes is an ID, or NULL, in its raw bytes. Each plan keeps one and
+// refills it for every value it encodes, so that encoding allocates
+// nothing: a plan belongs to one pgtype.Map, and pgx uses a Map
 // from one goroutine at a time, as it does the connection that owns it.
 type idBytes struct {
 	buf  [idkind.MaxSize]byte
 	kind *idkind.Kind
 	n    int
 	null bool
-}
-
-// BytesValue returns the raw bytes of the ID, or nil for NULL.
-func (v *idBytes) BytesValue() ([]byte, error) {
-	if v.null {
-		return nil, nil
-	}
-	return v.buf[:v.n], nil
 }
 
 // set loads value into v; it reports false if value is not an ID.
@@ -147,14 +139,6 @@ func (v *idText) TextValue() (pgtype.Text, error) {
 		return pgtype.Text{}, nil
 	}
 	return pgtype.Text{String: b.kind.FormatText(b.buf[:b.n]), Valid: true}, nil
-}
-
-func tryWrapAsBytes(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
-	p := &bytesPlan{}
-	if !p.v.set(value) {
-		return nil, nil, false
-	}
-	return p, &p.v, true
 }
 
 // idUUID is a UUIDv7, or NULL, as a pgtype.UUIDValuer only; reused like
@@ -207,19 +191,6 @@ func tryWrapAsText(value any) (pgtype.WrappedEncodePlanNextSetter, any, bool) {
 		return nil, nil, false
 	}
 	return p, &p.v, true
-}
-
-// bytesPlan hands its idBytes, loaded with each value, to the next plan.
-type bytesPlan struct {
-	v    idBytes
-	next pgtype.EncodePlan
-}
-
-func (p *bytesPlan) SetNext(next pgtype.EncodePlan) { p.next = next }
-
-func (p *bytesPlan) Encode(value any, buf []byte) ([]byte, error) {
-	p.v.set(value)
-	return p.next.Encode(&p.v, buf)
 }
 
 // textPlan hands its idText, loaded with each value, to the next plan.

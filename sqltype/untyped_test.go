@@ -59,7 +59,7 @@ func TestUntypedParameterIsText(t *testing.T) {
 	if buf := encode(t, m, pgtype.TextOID, pgtype.TextFormatCode, testKSUID); string(buf) != k {
 		t.Errorf("text column: %q", buf)
 	}
-	if buf := encode(t, m, pgtype.ByteaOID, pgtype.BinaryFormatCode, testKSUID); !bytes.Equal(buf, testKSUID[:]) {
-		t.Errorf("bytea column: %x", buf)
+	if buf := encode(t, m, pgtype.UUIDOID, pgtype.BinaryFormatCode, testUUID); !bytes.Equal(buf, testUUID[:]) {
+		t.Errorf("uuid column: %x", buf)
 	}
 }

@@ -18,8 +18,7 @@ var (
 	testUUIDText = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"
 )
 
-// A UUIDv7 takes the form of the column: 16 bytes for uuid and bytea in
-// binary, the text form for uuid in text and for text columns, and the
+// A UUIDv7 takes the form of the column: 16 bytes for uuid in binary, the text form for uuid in text and for text columns, and the
 // text form where the type is unknown, because PostgreSQL reads that as
 // the same UUID in a uuid column.
 func TestUUIDEncodeByColumnType(t *testing.T) {
@@ -40,7 +39,6 @@ func TestUUIDEncodeByColumnType(t *testing.T) {
 			{"uuid Null", pgtype.UUIDOID, pgtype.BinaryFormatCode, uuidv7.NullUUID{UUID: u, Valid: true}, testUUIDRaw},
 			{"uuid NULL", pgtype.UUIDOID, pgtype.BinaryFormatCode, uuidv7.NullUUID{}, nil},
 			{"uuid nil pointer", pgtype.UUIDOID, pgtype.BinaryFormatCode, (*uuidv7.UUID)(nil), nil},
-			{"bytea binary", pgtype.ByteaOID, pgtype.BinaryFormatCode, u, testUUIDRaw},
 			{"text", pgtype.TextOID, pgtype.BinaryFormatCode, u, []byte(testUUIDText)},
 			{"varchar text", pgtype.VarcharOID, pgtype.TextFormatCode, u, []byte(testUUIDText)},
 			{"untyped", 0, pgtype.TextFormatCode, u, []byte(testUUIDText)},

@@ -71,12 +71,6 @@ func TestValue(t *testing.T) {
 	if v, err := id.Value(); v != "017f22e2-79b0-7cc3-98c4-dc0c0c07398f" || err != nil {
 		t.Errorf("Value = %#v, %v", v, err)
 	}
-	if b, err := id.BytesValue(); !bytes.Equal(b, rfcBytes) || err != nil {
-		t.Errorf("BytesValue = %x, %v", b, err)
-	}
-	if b, err := (uuidv7.NullUUID{}).BytesValue(); b != nil || err != nil {
-		t.Errorf("NullUUID{}.BytesValue = %x, %v", b, err)
-	}
 	if v, err := (uuidv7.NullUUID{}).Value(); v != nil || err != nil {
 		t.Errorf("NullUUID{}.Value = %#v, %v", v, err)
 	}

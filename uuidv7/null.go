@@ -22,10 +22,6 @@ func (n NullUUID) IsZero() bool { return !n.Valid }
 // text form.
 func (n NullUUID) Value() (driver.Value, error) { return idtype.NullValue(n.UUID, n.Valid) }
 
-// BytesValue returns nil (NULL) when n is not valid, otherwise the bytes
-// of the ID; see UUID.BytesValue.
-func (n NullUUID) BytesValue() ([]byte, error) { return idtype.NullBytesValue(n.UUID, n.Valid) }
-
 // Scan implements sql.Scanner: NULL makes n invalid; anything else is
 // scanned as UUID.Scan does. On error n is left unchanged.
 func (n *NullUUID) Scan(src any) error { return idtype.NullScan(&n.UUID, &n.Valid, src) }

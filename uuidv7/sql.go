@@ -16,15 +16,6 @@ func (id UUID) Value() (driver.Value, error) {
 	return id.String(), nil
 }
 
-// BytesValue returns the 16 bytes of the ID. It is the method pgx v5
-// looks for when it writes a value into a bytea column: with it, pgx
-// sends the raw bytes there, in every query mode that knows the column
-// type, even on a connection without the sqltype package. (A uuid column
-// takes the text form of Value.)
-func (id UUID) BytesValue() ([]byte, error) {
-	return id[:], nil
-}
-
 // Scan implements sql.Scanner. It accepts the text form as a string or
 // []byte of 36 characters (PostgreSQL's uuid, a text column), the binary
 // form as a []byte of exactly 16 bytes (MySQL's BINARY(16), bytea), and

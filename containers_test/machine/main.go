@@ -120,7 +120,11 @@ func run() error {
 // and the collection of their kind.
 func write(ctx context.Context, pg *pgx.Conn, coll *mongo.Collection, kind string, machine, seq int, ids []any) error {
 	_, err := pg.CopyFrom(ctx, pgx.Identifier{"machines_" + kind}, []string{"id", "machine", "seq"},
-		pgx.CopyFromSlice(len(ids), func(i int) ([]any, error) { return []any{ids[i], machine, seq + i}, nil }))
+		pgx.CopyFromSlice(len(ids), func(i int) ([]any, error) {
+			// The column is bytea: the raw bytes, said as such
+			// (sqltype refuses a typed ID there).
+			return []any{ids[i].(interface{ Bytes() []byte }).Bytes(), machine, seq + i}, nil
+		}))
 	if err != nil {
 		return fmt.Errorf("PostgreSQL, %s: %w", kind, err)
 	}

@@ -16,14 +16,6 @@ func NullValue[ID driver.Valuer](id ID, valid bool) (driver.Value, error) {
 	return id.Value()
 }
 
-// NullBytesValue is BytesValue for a Null type: nil when not valid.
-func NullBytesValue[ID interface{ BytesValue() ([]byte, error) }](id ID, valid bool) ([]byte, error) {
-	if !valid {
-		return nil, nil
-	}
-	return id.BytesValue()
-}
-
 // NullScan is sql.Scanner for a Null type: NULL clears it, anything else
 // is scanned as the ID's Scan does. It scans into the field itself, with
 // no copy that would escape to the heap: the ID's Scan leaves it as it
