@@ -25,5 +25,4 @@ func ExampleScript() {
 	// uuidv7_max_at
 	// uuidv7_time_encoder
 	// uuidv7_time_decoder
-	// uuidv7_hypertable_time
 }

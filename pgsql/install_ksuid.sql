@@ -198,25 +198,3 @@ CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_time_decoder(id text) RETURNS timestamp
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
 RETURN @SCHEMA@ksuid_time(@SCHEMA@ksuid_from_text(id));
 
--- ksuid_hypertable_time is the partitioning function for a TimescaleDB
--- hypertable keyed by a KSUID (by_range('id', interval '1 day',
--- partition_func => 'ksuid_hypertable_time')): the KSUID's second, plus
--- one microsecond unless it is the smallest KSUID of that second.
--- TimescaleDB reads WHERE id < X as f(id) < f(X) (and so for each
--- comparison) to skip chunks, and to drop the condition in chunks where
--- the function's values all meet it. With ksuid_time, the same for every
--- KSUID of a second, a SELECT or DELETE WHERE id >= X takes the rows below
--- X in the first second of X's chunk, and id < X misses them
--- (TestTimescaleHypertables). The extra microsecond sets the smallest
--- KSUID of a second apart from the others, which is all the comparisons
--- need when chunk bounds are whole seconds: keep chunk_time_interval a
--- whole number of seconds.
-CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_hypertable_time(id @SCHEMA@ksuid) RETURNS timestamptz
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
-AS $$
-DECLARE
-	b constant bytea := @SCHEMA@ksuid_to_bytea(id);
-BEGIN
-	RETURN to_timestamp(1400000000 + ('x' || encode(substring(b FROM 1 FOR 4), 'hex'))::bit(32)::bigint)
-		+ CASE WHEN substring(b FROM 5) = '\x00000000000000000000000000000000'::bytea THEN interval '0' ELSE interval '1 microsecond' END;
-END $$;

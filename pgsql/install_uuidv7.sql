@@ -94,15 +94,3 @@ CREATE OR REPLACE FUNCTION @SCHEMA@uuidv7_time_decoder(id text) RETURNS timestam
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
 RETURN @SCHEMA@uuidv7_time(id::uuid);
 
--- uuidv7_hypertable_time is the partitioning function for a TimescaleDB
--- hypertable keyed by a UUIDv7 (by_range('id', interval '1 day',
--- partition_func => 'uuidv7_hypertable_time')): the UUID's millisecond,
--- plus one microsecond unless it is the smallest UUIDv7 of that
--- millisecond, as ksuid_hypertable_time is for KSUIDs. TimescaleDB's own
--- partitioning of a uuid column (without partition_func; 2.31 checked)
--- has that fault: in the first millisecond of a chunk, WHERE id >= X takes
--- the rows below X and id < X misses them.
-CREATE OR REPLACE FUNCTION @SCHEMA@uuidv7_hypertable_time(id uuid) RETURNS timestamptz
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path FROM CURRENT
-RETURN @SCHEMA@uuidv7_time(id)
-	+ CASE WHEN id = @SCHEMA@uuidv7_min_at(@SCHEMA@uuidv7_time(id)) THEN interval '0' ELSE interval '1 microsecond' END;

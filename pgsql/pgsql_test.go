@@ -80,8 +80,8 @@ func TestScriptParts(t *testing.T) {
 		return n
 	}
 	want := map[string][]string{
-		"uuidv7":   {"uuidv7_generate", "uuidv7_time", "uuidv7_min_at", "uuidv7_max_at", "uuidv7_time_encoder", "uuidv7_time_decoder", "uuidv7_hypertable_time"},
-		"ksuid":    {"ksuid", "ksuid_generate", "ksuid_to_text", "ksuid_from_text", "ksuid_to_bytea", "bytea_to_ksuid", "ksuid_time", "ksuid_min_at", "ksuid_max_at", "ksuid_time_encoder", "ksuid_time_decoder", "ksuid_hypertable_time"},
+		"uuidv7":   {"uuidv7_generate", "uuidv7_time", "uuidv7_min_at", "uuidv7_max_at", "uuidv7_time_encoder", "uuidv7_time_decoder"},
+		"ksuid":    {"ksuid", "ksuid_generate", "ksuid_to_text", "ksuid_from_text", "ksuid_to_bytea", "bytea_to_ksuid", "ksuid_time", "ksuid_min_at", "ksuid_max_at", "ksuid_time_encoder", "ksuid_time_decoder"},
 		"objectid": {"objectid", "objectid_to_text", "objectid_from_text", "objectid_to_bytea", "bytea_to_objectid", "objectid_time", "objectid_min_at", "objectid_max_at", "objectid_time_encoder", "objectid_time_decoder"},
 	}
 	for part, names := range want {

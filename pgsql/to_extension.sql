@@ -89,11 +89,11 @@ BEGIN
 	-- where its domain is (to_regprocedure fails on a type that is not:
 	-- PostgreSQL 15 does).
 	sigs := ARRAY['uuidv7_generate()', 'uuidv7_time(uuid)', 'uuidv7_min_at(timestamptz)', 'uuidv7_max_at(timestamptz)',
-		'uuidv7_time_encoder(timestamptz)', 'uuidv7_time_decoder(text)', 'uuidv7_hypertable_time(uuid)'];
+		'uuidv7_time_encoder(timestamptz)', 'uuidv7_time_decoder(text)'];
 	IF to_regtype(format('%I.ksuid', schema_name)) IS NOT NULL THEN
 		sigs := sigs || ARRAY['ksuid_generate()', 'ksuid_to_text(%1$I.ksuid)', 'ksuid_from_text(text)', 'ksuid_to_bytea(%1$I.ksuid)',
 			'bytea_to_ksuid(bytea)', 'ksuid_time(%1$I.ksuid)', 'ksuid_min_at(timestamptz)', 'ksuid_max_at(timestamptz)',
-			'ksuid_time_encoder(timestamptz)', 'ksuid_time_decoder(text)', 'ksuid_hypertable_time(%1$I.ksuid)'];
+			'ksuid_time_encoder(timestamptz)', 'ksuid_time_decoder(text)'];
 	END IF;
 	IF to_regtype(format('%I.objectid', schema_name)) IS NOT NULL THEN
 		sigs := sigs || ARRAY['objectid_to_text(%1$I.objectid)', 'objectid_from_text(text)', 'objectid_to_bytea(%1$I.objectid)',

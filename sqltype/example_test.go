@@ -70,7 +70,6 @@ func ExampleInstallSQL() {
 	// CREATE OR REPLACE FUNCTION ksuid_max_at(t timestamptz) RETURNS ksuid
 	// CREATE OR REPLACE FUNCTION ksuid_time_encoder(t timestamptz) RETURNS text
 	// CREATE OR REPLACE FUNCTION ksuid_time_decoder(id text) RETURNS timestamptz
-	// CREATE OR REPLACE FUNCTION ksuid_hypertable_time(id ksuid) RETURNS timestamptz
 }
 
 // Keep a hook the pool has already.

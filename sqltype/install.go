@@ -19,18 +19,16 @@ import (
 //     ksuid_generate, ksuid_to_text, ksuid_from_text, ksuid_to_bytea,
 //     bytea_to_ksuid, ksuid_time, ksuid_min_at and ksuid_max_at, the
 //     extension's names and results; ksuid_time_encoder and
-//     ksuid_time_decoder for pg_partman, ksuid_hypertable_time for
-//     TimescaleDB. It creates the pgcrypto extension
-//     (ksuid_generate's random source) if missing.
+//     ksuid_time_decoder for pg_partman. It creates the pgcrypto
+//     extension (ksuid_generate's random source) if missing.
 //   - "objectid": the domain objectid (text COLLATE "C", 24 lowercase hex
 //     digits), objectid_to_text, objectid_from_text, objectid_to_bytea,
 //     bytea_to_objectid, objectid_time, objectid_min_at,
 //     objectid_max_at, objectid_time_encoder and objectid_time_decoder.
 //   - "uuidv7": uuidv7_generate, uuidv7_time, uuidv7_min_at,
-//     uuidv7_max_at, uuidv7_time_encoder, uuidv7_time_decoder and
-//     uuidv7_hypertable_time on PostgreSQL's uuid type, and nothing
-//     else; pgcrypto only on a server before 18 (on 18 uuidv7_generate
-//     is uuidv7()).
+//     uuidv7_max_at, uuidv7_time_encoder and uuidv7_time_decoder on
+//     PostgreSQL's uuid type, and nothing else; pgcrypto only on a
+//     server before 18 (on 18 uuidv7_generate is uuidv7()).
 //
 // A name it does not know is an error wrapping ErrIDType. It needs no
 // superuser. It is idempotent: run again, it replaces the functions and

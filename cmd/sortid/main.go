@@ -149,16 +149,15 @@ all, of all three:
   ksuid     the domain ksuid (text COLLATE "C", 27 base62 characters),
             ksuid_generate, ksuid_to_text, ksuid_from_text, ksuid_to_bytea,
             bytea_to_ksuid, ksuid_time, ksuid_min_at, ksuid_max_at,
-            ksuid_time_encoder, ksuid_time_decoder, ksuid_hypertable_time;
-            creates pgcrypto
+            ksuid_time_encoder, ksuid_time_decoder; creates pgcrypto
   objectid  the domain objectid (text COLLATE "C", 24 lowercase hex
             digits), objectid_to_text, objectid_from_text,
             objectid_to_bytea, bytea_to_objectid, objectid_time,
             objectid_min_at, objectid_max_at, objectid_time_encoder,
             objectid_time_decoder
   uuidv7    uuidv7_generate, uuidv7_time, uuidv7_min_at, uuidv7_max_at,
-            uuidv7_time_encoder, uuidv7_time_decoder,
-            uuidv7_hypertable_time on the uuid type; no domain; pgcrypto only before PostgreSQL 18
+            uuidv7_time_encoder, uuidv7_time_decoder on the uuid type; no
+            domain; pgcrypto only before PostgreSQL 18
             (on 18, DEFAULT uuidv7() needs no install at all)
 It needs no superuser and can run again. Pipe it to psql, stopping at an
 error: sortid sql uuidv7 | psql -v ON_ERROR_STOP=1 "$DATABASE_URL".

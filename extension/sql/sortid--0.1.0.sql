@@ -298,18 +298,3 @@ CREATE FUNCTION uuidv7_time_decoder(text) RETURNS timestamptz
 	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 	RETURN uuidv7_time($1::uuid);
 
--- The partitioning functions for TimescaleDB hypertables keyed by a KSUID
--- or a UUIDv7 (create_hypertable's partition_func): the ID's time, plus
--- one microsecond unless the ID is the smallest of its second (KSUID) or
--- millisecond (UUIDv7). TimescaleDB reads WHERE id < X as f(id) < f(X)
--- (and so for each comparison) to skip chunks and to drop conditions;
--- with the ID's time alone, the same for every ID of a second, WHERE id
--- >= X would take the rows below X in the first second of X's chunk, and
--- id < X would miss them. The microsecond sets the smallest ID of a second
--- apart, which suffices while chunk bounds are whole seconds.
-CREATE FUNCTION ksuid_hypertable_time(ksuid) RETURNS timestamptz
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-	RETURN ksuid_time($1) + CASE WHEN $1 = ksuid_min_at(ksuid_time($1)) THEN interval '0' ELSE interval '1 microsecond' END;
-CREATE FUNCTION uuidv7_hypertable_time(uuid) RETURNS timestamptz
-	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-	RETURN uuidv7_time($1) + CASE WHEN $1 = uuidv7_min_at(uuidv7_time($1)) THEN interval '0' ELSE interval '1 microsecond' END;

@@ -133,9 +133,3 @@ SELECT ksuid_time_encoder('2014-05-13 16:53:19+00');
 SET search_path = pg_catalog;
 SELECT public.ksuid_time_decoder(public.ksuid_time_encoder('2024-03-01 00:00:00+00')) = '2024-03-01 00:00:00+00' AS round_trip;
 RESET search_path;
-
--- TimescaleDB's partitioning function: the smallest KSUID of a second
--- maps to the second, every other KSUID of it to one microsecond after.
-SELECT ksuid_hypertable_time('2d3ykafzYwGnkMqnex3Bf5k5Uye') = '2024-03-01 00:00:00+00' AS smallest,
-	ksuid_hypertable_time('2d3ykafzYwGnkMqnex3Bf5k5Uyf') = '2024-03-01 00:00:00.000001+00' AS next,
-	ksuid_hypertable_time('2d5SYwTT3R6UOsvlVOr3nNxzSvP') = '2024-03-01 12:34:56.000001+00' AS largest;

@@ -28,9 +28,3 @@ SELECT uuidv7_time_decoder('018dfa02-ad80-4fff-bfff-ffffffffffff');
 SET search_path = pg_catalog;
 SELECT public.uuidv7_time_decoder(public.uuidv7_time_encoder('2024-03-01 00:00:00+00')::text) = '2024-03-01 00:00:00+00' AS round_trip;
 RESET search_path;
-
--- TimescaleDB's partitioning function: the smallest UUIDv7 of a
--- millisecond maps to it, every other one to one microsecond after.
-SELECT uuidv7_hypertable_time('018df74f-8400-7000-8000-000000000000') = '2024-03-01 00:00:00+00' AS smallest,
-	uuidv7_hypertable_time('018df74f-8400-7000-8000-000000000001') = '2024-03-01 00:00:00.000001+00' AS next,
-	uuidv7_hypertable_time('018dfa02-ad80-7fff-bfff-ffffffffffff') = '2024-03-01 12:34:56.000001+00' AS largest;
