@@ -1,6 +1,8 @@
 package sortid_test
 
 import (
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -89,4 +91,25 @@ func TestDocsNameTheAPI(t *testing.T) {
 		}
 	}
 	t.Logf("%d names checked", checked)
+}
+
+// TestPackageDocs: each doc.go of the library holds its package's whole
+// documentation, starting "Package <name>". A blank line inside the
+// comment cuts it there: go doc then shows only the part next to the
+// package clause (bsoncodec once showed only "Null and omitempty").
+func TestPackageDocs(t *testing.T) {
+	files, _ := filepath.Glob("*/doc.go")
+	files = append(files, "doc.go")
+	if len(files) < 8 {
+		t.Fatalf("found %d doc.go files: %v", len(files), files)
+	}
+	for _, file := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ParseComments|parser.PackageClauseOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Doc == nil || !strings.HasPrefix(f.Doc.Text(), "Package "+f.Name.Name+" ") {
+			t.Errorf("%s: the package documentation does not start with %q (a blank line in the comment cuts it)", file, "Package "+f.Name.Name)
+		}
+	}
 }

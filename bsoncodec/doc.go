@@ -32,7 +32,7 @@
 // both forms (UpsertKSUID for upserts), CountKSUIDForms and
 // CountObjectIDForms count the forms, and NormalizeKSUIDs and
 // NormalizeObjectIDs rewrite the field to the stored form, resumably.
-
+//
 // # Null and omitempty
 //
 // A nil *ksuid.KSUID or *objectid.ObjectID and an invalid ksuid.NullKSUID
