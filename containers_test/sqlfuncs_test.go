@@ -2,6 +2,7 @@ package containers
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/objectid"
 	"github.com/sortid/sortid/sqltype"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // sqlSchema is where these tests install sortid's SQL, apart from the
@@ -181,6 +183,46 @@ func TestSQLFunctionsAgreeWithGo(t *testing.T) {
 			!at.Equal(id.Time()) || lo != wantLo.String() || hi != wantHi.String() {
 			t.Fatalf("%v: SQL gives %s, %s, %v, %x, %s, %s, %s (%v)", id, text, fromUpper, at, back, fromBytes, lo, hi, err)
 		}
+	}
+}
+
+// TestSQLFunctionsUnderSessionSettings: the functions that make IDs of a
+// time answer as Go does in a session whose settings differ from the
+// defaults, its first calls of them made there: standard_conforming_strings
+// off (a '\x…' literal in a PL/pgSQL body then reads as an escape, and
+// ksuid_min_at failed with "invalid byte sequence for encoding UTF8:
+// 0x00"), bytea_output escape and a zone 13h45 from UTC.
+func TestSQLFunctionsUnderSessionSettings(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	conn, err := pgx.ConnectConfig(ctx, servers.pgConfig.ConnConfig.Copy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for _, set := range []string{"SET standard_conforming_strings = off", "SET bytea_output = escape", "SET TimeZone = 'Pacific/Chatham'"} {
+		if _, err := conn.Exec(ctx, set); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := base.Add(123456789 * time.Millisecond)
+	var kLo, kHi, kEnc, oLo, oHi, uEnc string
+	var uLo, uHi [16]byte
+	var kDec time.Time
+	err = conn.QueryRow(ctx, `SELECT ksuid_min_at($1), ksuid_max_at($1), ksuid_time_encoder($1), ksuid_time_decoder(ksuid_time_encoder($1)),
+		objectid_min_at($1), objectid_max_at($1), uuidv7_min_at($1), uuidv7_max_at($1), uuidv7_time_encoder($1)::text`, at).
+		Scan(&kLo, &kHi, &kEnc, &kDec, &oLo, &oHi, &uLo, &uHi, &uEnc)
+	if err != nil {
+		t.Fatalf("the time functions under the settings: %v", err)
+	}
+	wantKLo, wantKHi := must(ksuid.MinAt(at)), must(ksuid.MaxAt(at))
+	wantOLo, wantOHi := must(objectid.MinAt(at)), must(objectid.MaxAt(at))
+	wantULo, wantUHi := must(uuidv7.MinAt(at)), must(uuidv7.MaxAt(at))
+	if kLo != wantKLo.String() || kHi != wantKHi.String() || kEnc != wantKLo.String() || !kDec.Equal(at.Truncate(time.Second)) ||
+		oLo != wantOLo.String() || oHi != wantOHi.String() || uLo != [16]byte(wantULo) || uHi != [16]byte(wantUHi) || uEnc != wantULo.String() {
+		t.Errorf("SQL gives %s %s %s %v %s %s %x %x %s; Go %v %v %v %v %v %v %v %v",
+			kLo, kHi, kEnc, kDec, oLo, oHi, uLo, uHi, uEnc, wantKLo, wantKHi, at.Truncate(time.Second), wantOLo, wantOHi, wantULo, wantUHi, wantULo)
 	}
 }
 

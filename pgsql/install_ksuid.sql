@@ -168,7 +168,7 @@ BEGIN
 		RAISE EXCEPTION 'ksuid_min_at: the time % is outside the KSUID range (2014-05-13 16:53:20 UTC to 2150-06-19 23:21:35 UTC)', t
 			USING ERRCODE = 'datetime_field_overflow';
 	END IF;
-	RETURN @SCHEMA@bytea_to_ksuid(substring(int8send(seconds::bigint) FROM 5 FOR 4) || '\x00000000000000000000000000000000'::bytea);
+	RETURN @SCHEMA@bytea_to_ksuid(substring(int8send(seconds::bigint) FROM 5 FOR 4) || decode(repeat('00', 16), 'hex'));
 END $$;
 
 CREATE OR REPLACE FUNCTION @SCHEMA@ksuid_max_at(t timestamptz) RETURNS @SCHEMA@ksuid
@@ -181,7 +181,7 @@ BEGIN
 		RAISE EXCEPTION 'ksuid_max_at: the time % is outside the KSUID range (2014-05-13 16:53:20 UTC to 2150-06-19 23:21:35 UTC)', t
 			USING ERRCODE = 'datetime_field_overflow';
 	END IF;
-	RETURN @SCHEMA@bytea_to_ksuid(substring(int8send(seconds::bigint) FROM 5 FOR 4) || '\xffffffffffffffffffffffffffffffff'::bytea);
+	RETURN @SCHEMA@bytea_to_ksuid(substring(int8send(seconds::bigint) FROM 5 FOR 4) || decode(repeat('ff', 16), 'hex'));
 END $$;
 
 -- ksuid_time_encoder and ksuid_time_decoder are the pair pg_partman (5.2

@@ -10,11 +10,17 @@
 -- domains, the install's functions or a column of the domains, and stops,
 -- naming each one, where it could not carry one over: a view, rule,
 -- policy, trigger, CHECK, generated column, expression or partial index,
--- publication column list or function that uses them; for a table
--- partitioned by an ID column (made anew, see 4), also a comment, column
--- privilege, row security, publication, statistics object, identity or
--- storage option on it. Drop such an object, convert, and create it
--- again. It touches only the install's own functions, found by their
+-- publication column list or function that uses them; a function whose
+-- body is a string (PL/pgSQL, say) and names a converted table, the
+-- domains, or (a trigger's) its table's ID column, since what it does with
+-- the ID can change meaning (id::bytea is the text's bytes on the domains,
+-- the raw bytes on the types); a table in an INHERITS tree with an ID
+-- column; a table partitioned BY HASH on one (the types hash otherwise);
+-- for a table partitioned by an ID column (made anew, see 4), also a
+-- comment on it, its columns, constraints or indexes, column privilege,
+-- row security, publication, statistics object, identity, storage,
+-- compression or statistics target. Drop such an object, convert, and
+-- create it again. It touches only the install's own functions, found by their
 -- exact signatures: a function of yours named ksuid_... stays as it is.
 -- It also stops if the domains' schema is not on the search path, where
 -- the extension's operators, unlike text's, would not be found.
@@ -151,6 +157,49 @@ BEGIN
 			AND NOT (d.classid = 'pg_class'::regclass AND d.objid = v.attrelid) -- the table itself
 	)
 	SELECT array_agg(DISTINCT pg_describe_object(u.classid, u.objid, u.objsubid)) INTO problems FROM uses u;
+	-- Functions whose body is a string (PL/pgSQL, or SQL not written as a
+	-- SQL-standard body): PostgreSQL records nothing of what they use, and
+	-- what they do with an ID can change meaning: id::bytea is the text's
+	-- 27 bytes on the domains and the 20 raw bytes on the types, and a
+	-- comparison with a text variable or LIKE no longer resolves. One
+	-- that names a table or the column of a converted ID, or the domains,
+	-- is named here; a trigger function is read against its table's ID
+	-- columns.
+	WITH converted AS (
+		SELECT a.attrelid, a.attname, c.relname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+		WHERE a.atttypid = ANY (domains) AND a.attnum > 0 AND NOT a.attisdropped AND c.relkind IN ('r', 'p', 'f')),
+	bodies AS (
+		SELECT p.oid, p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+		WHERE p.prosqlbody IS NULL AND p.prolang NOT IN (SELECT oid FROM pg_language WHERE lanname IN ('internal', 'c'))
+			AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND NOT p.oid = ANY (procs)
+			AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'))
+	SELECT problems || array_agg(DISTINCT format('%s (its body names %s, and PostgreSQL cannot tell what it does with the ID)',
+			pg_describe_object('pg_proc'::regclass, b.oid, 0), hit.what))
+		INTO problems
+	FROM bodies b, LATERAL (
+		SELECT format('the table %I', v.relname) AS what FROM converted v
+			WHERE b.prosrc ~* ('(^|[^a-z0-9_$])' || regexp_replace(v.relname, '([^a-zA-Z0-9_])', '\\\1', 'g') || '($|[^a-z0-9_$])')
+		UNION ALL
+		SELECT format('the ID column %I of %s', v.attname, tg.tgrelid::regclass) FROM pg_trigger tg JOIN converted v ON v.attrelid = tg.tgrelid
+			WHERE tg.tgfoid = b.oid AND NOT tg.tgisinternal
+				AND b.prosrc ~* ('(^|[^a-z0-9_$])' || regexp_replace(v.attname, '([^a-zA-Z0-9_])', '\\\1', 'g') || '($|[^a-z0-9_$])')
+		UNION ALL
+		SELECT 'the domain ' || t.typname FROM pg_type t WHERE t.oid = ANY (domains) AND t.typtype = 'd'
+			AND b.prosrc ~* ('(^|[^a-z0-9_$])' || t.typname || '($|[^a-z0-9_$])')
+		LIMIT 1) AS hit;
+	-- Tables that inherit (INHERITS) a converted column, or partitioned BY
+	-- HASH on one: the types hash other than text, so each row would
+	-- belong in another partition.
+	SELECT problems || array_agg(DISTINCT what) INTO problems FROM (
+		SELECT format('table %s (it inherits or is inherited by a table with an ID column, INHERITS: convert the tree by hand)', c.oid::regclass) AS what
+		FROM pg_inherits i JOIN pg_class c ON c.oid IN (i.inhrelid, i.inhparent)
+		WHERE NOT EXISTS (SELECT FROM pg_class ch WHERE ch.oid = i.inhrelid AND ch.relispartition)
+			AND EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = c.oid AND a.atttypid = ANY (domains) AND a.attnum > 0 AND NOT a.attisdropped)
+		UNION ALL
+		SELECT format('table %s (partitioned BY HASH on an ID column, whose hash the types compute otherwise: every row would belong in another partition)', pt.partrelid::regclass)
+		FROM pg_partitioned_table pt
+		WHERE pt.partstrat = 'h' AND EXISTS (SELECT FROM pg_attribute a
+			WHERE a.attrelid = pt.partrelid AND a.attnum = ANY (pt.partattrs::int2[]) AND a.atttypid = ANY (domains))) AS x;
 	IF problems IS NOT NULL THEN
 		RAISE EXCEPTION 'sortid: nothing was converted: these use the ksuid or objectid domains, their functions or their columns in a way the conversion would not keep: %', array_to_string(problems, '; ')
 			USING HINT = 'Drop each (keep its definition), run the conversion, and create it again.';
@@ -171,6 +220,13 @@ BEGIN
 			(EXISTS (SELECT FROM pg_statistic_ext WHERE stxrelid = c.oid), 'statistics objects'),
 			(EXISTS (SELECT FROM pg_attribute WHERE attrelid = c.oid AND (attidentity <> '' OR attgenerated <> '')), 'identity or generated columns'),
 			(c.reloptions IS NOT NULL OR c.relreplident <> 'd', 'storage or replica identity options'),
+			(EXISTS (SELECT FROM pg_constraint k JOIN pg_description d ON d.objoid = k.oid AND d.classoid = 'pg_constraint'::regclass
+				WHERE k.conrelid = c.oid), 'a comment on a constraint'),
+			(EXISTS (SELECT FROM pg_index x JOIN pg_description d ON d.objoid = x.indexrelid AND d.classoid = 'pg_class'::regclass
+				WHERE x.indrelid = c.oid), 'a comment on an index'),
+			(EXISTS (SELECT FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+				AND (coalesce(a.attstattarget::int, -1) >= 0 OR a.attstorage <> t.typstorage OR a.attcompression <> '')),
+				'a column''s statistics target, storage or compression'),
 			(EXISTS (SELECT FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhrelid WHERE i.inhparent = c.oid AND p.relkind = 'p'), 'partitions partitioned themselves'),
 			(c.relispartition, 'it is a partition itself')) AS x(found, what)
 	WHERE x.found AND EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum = ANY (pt.partattrs::int2[]) AND a.atttypid = ANY (domains));
