@@ -364,3 +364,38 @@ func gormLogger() logger.Interface {
 	}
 	return logger.Discard
 }
+
+// TestGORMMySQLUpsertOtherSchema: an upsert into db.Table("inv.t") reads
+// its IDs back from inv.t, not from the t of the connection's database,
+// where a row with the same conflict key has another ID.
+func TestGORMMySQLUpsertOtherSchema(t *testing.T) {
+	forEachMySQL(t, func(t *testing.T, m *mysqlServer) {
+		ctx := testContext(t)
+		db := openGORMMySQL(t, m)
+		inv := "sortid_" + sanitize(t.Name()) + "_inv"
+		m.db.ExecContext(ctx, "DROP DATABASE IF EXISTS "+inv)
+		t.Cleanup(func() { m.db.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+inv) })
+		if err := db.Exec("CREATE DATABASE " + inv).Error; err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Exec("CREATE TABLE " + inv + ".gorm_users LIKE gorm_users").Error; err != nil {
+			t.Fatal(err)
+		}
+		here := gormUser{Name: "here", Email: "same@x"}
+		there := gormUser{Name: "there", Email: "same@x"}
+		if err := db.Create(&here).Error; err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Table(inv + ".gorm_users").Create(&there).Error; err != nil {
+			t.Fatal(err)
+		}
+		byEmail := clause.OnConflict{Columns: []clause.Column{{Name: "email"}}, DoUpdates: clause.AssignmentColumns([]string{"name"})}
+		up := gormUser{Name: "upserted", Email: "same@x"}
+		if err := db.Table(inv + ".gorm_users").Clauses(byEmail).Create(&up).Error; err != nil {
+			t.Fatal(err)
+		}
+		if up.ID != there.ID {
+			t.Errorf("upsert into %s.gorm_users read back %v; want its row's %v (the connection's database has %v)", inv, up.ID, there.ID, here.ID)
+		}
+	})
+}

@@ -4,9 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/sortid/sortid/gormplugin/internal/idkind"
 )
@@ -33,58 +38,206 @@ type column struct {
 	bytewise  bool   // the collation sorts text by its bytes
 }
 
-// checkColumns runs before GORM sends a statement on a model with ID
-// fields, once per table for the database the plugin is installed on:
-// it reads the table's column types from the catalog and fails the
-// statement, before anything is sent, if an ID column cannot hold the
-// ID's text in byte order (see column.check). It runs no query under
-// DryRun, for a table it has passed, or for a statement without a model;
-// a table it cannot see (not created yet) is left to the statement.
+// checkColumns runs before GORM sends a statement on a table: it fails
+// the statement, before anything is sent, if a column that the statement
+// gives an ID cannot hold the ID's text in byte order (see column.check).
+// Those columns are the model's ID fields and the columns that the
+// statement's conditions compare with an ID value (Where("id > ?", id),
+// with or without a model). The table is the one the statement reaches:
+// db.Table's name, schema and all, or the model's with any TablePrefix.
+//
+// The table's columns are read from the catalog once per connection
+// scope (see columnCache) and kept, so a warm scope sends no query. It
+// runs no query under DryRun; a table it cannot see (not created yet) is
+// left to the statement.
 func (d dialector) checkColumns(db *gorm.DB) {
 	stmt := db.Statement
-	if db.Error != nil || db.DryRun || stmt.Schema == nil || stmt.Table == "" || stmt.ConnPool == nil {
+	if db.Error != nil || db.DryRun || stmt.ConnPool == nil || (stmt.Table == "" && stmt.TableExpr == nil) {
 		return
 	}
 	dialect := d.Name()
 	if dialect != "postgres" && dialect != "mysql" {
 		return // SQLite compares text bytewise unless a column says otherwise
 	}
-	tableSQL := stmt.Quote(stmt.Table)
-	if stmt.TableExpr != nil {
-		tableSQL = stmt.TableExpr.SQL
-	}
-	if _, ok := d.checked.Load(tableSQL); ok {
+	ids := statementIDColumns(stmt)
+	if len(ids) == 0 {
 		return
 	}
-	var fields []string
-	kinds := map[string]*idkind.Kind{}
-	for _, f := range stmt.Schema.Fields {
-		if k := fieldKind(f); k != nil && f.DBName != "" {
-			fields = append(fields, f.DBName)
-			kinds[f.DBName] = k
-		}
-	}
-	if len(fields) == 0 {
-		d.checked.Store(tableSQL, true)
-		return
-	}
-	cols, err := readColumns(stmt.Context, stmt.ConnPool, dialect, tableSQL)
+	tableSQL := statementTable(stmt)
+	cols, err := d.columns.get(stmt.Context, stmt.ConnPool, dialect, tableSQL)
 	if err != nil {
 		db.AddError(err)
 		return
 	}
-	if len(cols) == 0 {
-		return // no such table yet: the statement says so itself
-	}
-	for _, name := range fields {
-		if c, ok := cols[name]; ok {
-			if err := c.check(stmt.Table, name, kinds[name]); err != nil {
+	table := strings.NewReplacer(`"`, "", "`", "").Replace(tableSQL)
+	for _, id := range ids {
+		if c, ok := cols[id.name]; ok {
+			err := c.check(table, id.name, id.kind)
+			if err != nil && (id.ordered || !errors.Is(err, ErrMisorderingColumn)) {
 				db.AddError(err)
 				return
 			}
 		}
 	}
-	d.checked.Store(tableSQL, true)
+}
+
+// statementTable is the table a statement reaches, as SQL: db.Table's
+// expression ("inv"."items" for db.Table("inv.items")), else the quoted
+// name GORM gives the model (TablePrefix included).
+func statementTable(stmt *gorm.Statement) string {
+	if stmt.TableExpr != nil {
+		return stmt.TableExpr.SQL
+	}
+	return stmt.Quote(stmt.Table)
+}
+
+// idColumn is a column a statement gives IDs of kind. ordered is false
+// where the statement only compares the column with IDs for equality
+// (=, <>, IN, NOT IN), which a text column under a linguistic collation
+// answers right: a model's ID fields are always ordered (their table
+// is used for every statement of the model).
+type idColumn struct {
+	name    string
+	kind    *idkind.Kind
+	ordered bool
+}
+
+// statementIDColumns returns the columns a statement gives IDs: its
+// model's ID fields, and the columns its WHERE conditions compare with an
+// ID value.
+func statementIDColumns(stmt *gorm.Statement) []idColumn {
+	var ids []idColumn
+	if stmt.Schema != nil {
+		for _, f := range stmt.Schema.Fields {
+			if k := fieldKind(f); k != nil && f.DBName != "" {
+				ids = append(ids, idColumn{f.DBName, k, true})
+			}
+		}
+	}
+	if c, ok := stmt.Clauses["WHERE"]; ok {
+		if where, ok := c.Expression.(clause.Where); ok {
+			ids = appendCompared(ids, where.Exprs)
+		}
+	}
+	return ids
+}
+
+// comparedColumn finds, in a condition's SQL, each column compared with a
+// placeholder: id > ?, t.id IN ?, id BETWEEN ? AND ?, "id" <> ?.
+var comparedColumn = regexp.MustCompile(`(?i)(?:^|[\s(,])(?:[\x60"]?\w+[\x60"]?\.)?[\x60"]?(\w+)[\x60"]?\s*(=|<>|!=|<=|>=|<|>|\bNOT\s+IN\b|\bIN\b|\bNOT\s+BETWEEN\b|\bBETWEEN\b|\bIS\s+(?:NOT\s+)?DISTINCT\s+FROM\b)\s*\(?\s*\?`)
+
+// appendCompared adds the columns that conditions compare with an ID
+// value (an ID, a pointer or Null type, or a slice of them).
+func appendCompared(ids []idColumn, exprs []clause.Expression) []idColumn {
+	for _, e := range exprs {
+		switch e := e.(type) {
+		case clause.Expr:
+			if len(e.Vars) == 0 {
+				continue
+			}
+			for _, p := range placeholderColumns(e.SQL) {
+				if p.arg < len(e.Vars) {
+					if k := valueKind(e.Vars[p.arg]); k != nil {
+						ids = append(ids, idColumn{p.column, k, p.ordered})
+					}
+				}
+			}
+		case clause.Eq:
+			ids = appendColumn(ids, e.Column, e.Value, false)
+		case clause.Neq:
+			ids = appendColumn(ids, e.Column, e.Value, false)
+		case clause.Gt:
+			ids = appendColumn(ids, e.Column, e.Value, true)
+		case clause.Gte:
+			ids = appendColumn(ids, e.Column, e.Value, true)
+		case clause.Lt:
+			ids = appendColumn(ids, e.Column, e.Value, true)
+		case clause.Lte:
+			ids = appendColumn(ids, e.Column, e.Value, true)
+		case clause.IN:
+			if len(e.Values) > 0 {
+				ids = appendColumn(ids, e.Column, e.Values[0], false)
+			}
+		case clause.AndConditions:
+			ids = appendCompared(ids, e.Exprs)
+		case clause.OrConditions:
+			ids = appendCompared(ids, e.Exprs)
+		case clause.NotConditions:
+			ids = appendCompared(ids, e.Exprs)
+		}
+	}
+	return ids
+}
+
+// placeholderColumn is a column a condition compares with its arg-th
+// placeholder, by order (<, BETWEEN) or not.
+type placeholderColumn struct {
+	column  string
+	arg     int
+	ordered bool
+}
+
+// parsedConditions keeps what placeholderColumns found in each condition's
+// SQL, which is most often a constant of the program; up to
+// maxParsedConditions of them.
+var (
+	parsedConditions    sync.Map // string → []placeholderColumn
+	parsedCount         atomic.Int64
+	maxParsedConditions int64 = 4096
+)
+
+// placeholderColumns returns the columns sql compares with a placeholder.
+func placeholderColumns(sql string) []placeholderColumn {
+	if found, ok := parsedConditions.Load(sql); ok {
+		return found.([]placeholderColumn)
+	}
+	var found []placeholderColumn
+	for _, m := range comparedColumn.FindAllStringSubmatchIndex(sql, -1) {
+		// The placeholder's index: the ?s before the match's last one.
+		op := strings.ToUpper(sql[m[4]:m[5]])
+		ordered := strings.HasPrefix(op, "<") && op != "<>" || strings.HasPrefix(op, ">") || strings.HasSuffix(op, "BETWEEN")
+		found = append(found, placeholderColumn{sql[m[2]:m[3]], strings.Count(sql[:m[1]-1], "?"), ordered})
+	}
+	if parsedCount.Load() < maxParsedConditions {
+		if _, loaded := parsedConditions.LoadOrStore(sql, found); !loaded {
+			parsedCount.Add(1)
+		}
+	}
+	return found
+}
+
+func appendColumn(ids []idColumn, column, value any, ordered bool) []idColumn {
+	k := valueKind(value)
+	if k == nil {
+		return ids
+	}
+	switch c := column.(type) {
+	case string:
+		if i := strings.LastIndexByte(c, '.'); i >= 0 {
+			c = c[i+1:]
+		}
+		return append(ids, idColumn{strings.Trim(c, "`\""), k, ordered})
+	case clause.Column:
+		return append(ids, idColumn{c.Name, k, ordered})
+	}
+	return ids
+}
+
+// valueKind returns the kind of an ID value, or of the elements of a
+// slice or array of them; nil for anything else.
+func valueKind(v any) *idkind.Kind {
+	if v == nil {
+		return nil
+	}
+	t := reflect.TypeOf(v)
+	if k, _ := idkind.Of(t); k != nil {
+		return k
+	}
+	if t.Kind() == reflect.Slice {
+		k, _ := idkind.Of(t.Elem())
+		return k
+	}
+	return nil
 }
 
 // check returns an error naming the column and the fix if c cannot hold

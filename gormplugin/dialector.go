@@ -5,7 +5,6 @@ import (
 	"hash/fnv"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"gorm.io/gorm"
@@ -22,7 +21,7 @@ import (
 // migrator is the one consulted.
 type dialector struct {
 	gorm.Dialector
-	checked *sync.Map // the tables whose ID columns passed checkColumns
+	columns *columnCache // the columns checkColumns has read
 }
 
 func (d dialector) Migrator(db *gorm.DB) gorm.Migrator {
@@ -320,9 +319,9 @@ func checkName(table, column string) string {
 	return name[:cut] + suffix
 }
 
-// forgetChecked drops the tables checkColumns has passed, which a
+// forgetChecked drops the columns checkColumns has read, which a
 // migration may have changed.
-func (m migrator) forgetChecked() { m.dialector.checked.Clear() }
+func (m migrator) forgetChecked() { m.dialector.columns.forget() }
 
 func fieldKind(field *schema.Field) *idkind.Kind {
 	if field == nil {

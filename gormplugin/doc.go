@@ -60,14 +60,20 @@
 // its driver.Valuer, which each of those columns reads, so an ID, a
 // pointer, a Null type and a string find the same rows in every statement
 // GORM builds and in SQL written whole (db.Raw, db.Exec), in both
-// protocols. Once per table and *gorm.DB, in a callback before the first
-// statement on the table runs (never under DryRun, and not while GORM
-// builds SQL), it reads the table's column types from the catalog (MySQL's
-// information schema) and fails the statement, before anything is sent,
-// if an ID column cannot hold the ID's text in byte order: a bytea or
+// protocols. In a callback before each statement runs (never under
+// DryRun, and not while GORM builds SQL), it fails the statement, before
+// anything is sent, if a column the statement gives an ID (the model's ID
+// fields, and columns its conditions compare with an ID value, with or
+// without a model) cannot hold the ID's text in byte order: a bytea or
 // binary column wraps ErrColumnType, a text column under a collation that
 // does not sort IDs by their bytes wraps ErrMisorderingColumn, each naming
-// the column and the fix. AutoMigrate keeps an existing ID column that
+// the column and the fix. The table is the one the statement reaches
+// (db.Table's schema-qualified name, a TablePrefix, the search path of a
+// db.Connection). Its column types come from the catalog (MySQL's
+// information schema), read once per table in each scope and kept: the
+// pool, until it opens or closes a connection; a db.Connection or a
+// transaction, for its life. A string compared with a column of a model
+// with no ID field is not known to be an ID, and is not checked. AutoMigrate keeps an existing ID column that
 // passes the check and fails with the same errors on one that does not;
 // it never converts one (GORM's cast would turn each ID into other
 // bytes). To do this the plugin wraps db.Dialector; code that

@@ -140,7 +140,7 @@ func readBackIDs(db *gorm.DB, columns []clause.Column, recs []reflect.Value) err
 		selected = append(selected, db.Statement.Quote(f.DBName))
 	}
 	keyNames := selected[len(ids):]
-	sql.WriteString("SELECT " + strings.Join(selected, ", ") + " FROM " + db.Statement.Quote(db.Statement.Table) + " WHERE (" + strings.Join(keyNames, ", ") + ") IN (")
+	sql.WriteString("SELECT " + strings.Join(selected, ", ") + " FROM " + statementTable(db.Statement) + " WHERE (" + strings.Join(keyNames, ", ") + ") IN (")
 	tuple := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(keyFields)), ", ") + ")"
 	for i, rec := range recs {
 		if i > 0 {

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -75,20 +74,23 @@ func (*Plugin) Name() string { return "sortid" }
 func (p *Plugin) Initialize(db *gorm.DB) error {
 	d, ok := db.Dialector.(dialector)
 	if !ok {
-		// A record of checked tables of its own per database, so that a
+		// A record of read columns of its own per database, so that a
 		// Plugin installed on two keeps them apart.
-		d = dialector{Dialector: db.Dialector, checked: new(sync.Map)}
+		d = dialector{Dialector: db.Dialector, columns: new(columnCache)}
 		db.Dialector = d
 	}
 	cb := db.Callback()
+	// Writes are checked before GORM opens its own transaction, so that
+	// they use the pool's scope of read columns (see columnCache), not a
+	// new one for each transaction.
 	checks := []struct {
 		name   string
 		before func(string) callbackRegisterer
 	}{
 		{"gorm:query", func(n string) callbackRegisterer { return cb.Query().Before(n) }},
-		{"gorm:create", func(n string) callbackRegisterer { return cb.Create().Before(n) }},
-		{"gorm:update", func(n string) callbackRegisterer { return cb.Update().Before(n) }},
-		{"gorm:delete", func(n string) callbackRegisterer { return cb.Delete().Before(n) }},
+		{"gorm:begin_transaction", func(n string) callbackRegisterer { return cb.Create().Before(n) }},
+		{"gorm:begin_transaction", func(n string) callbackRegisterer { return cb.Update().Before(n) }},
+		{"gorm:begin_transaction", func(n string) callbackRegisterer { return cb.Delete().Before(n) }},
 		{"gorm:row", func(n string) callbackRegisterer { return cb.Row().Before(n) }},
 	}
 	for _, c := range checks {
