@@ -69,12 +69,10 @@ func (d dialector) checkColumns(db *gorm.DB) {
 		db.AddError(err)
 		return
 	}
-	table := strings.NewReplacer(`"`, "", "`", "").Replace(tableSQL)
 	for _, id := range ids {
 		if c, ok := cols[id.name]; ok {
-			err := c.check(table, id.name, id.kind)
-			if err != nil && (id.ordered || !errors.Is(err, ErrMisorderingColumn)) {
-				db.AddError(err)
+			if !c.holds(id.kind) && (id.ordered || !c.textual) {
+				db.AddError(c.check(unquote.Replace(tableSQL), id.name, id.kind))
 				return
 			}
 		}
@@ -240,13 +238,20 @@ func valueKind(v any) *idkind.Kind {
 	return nil
 }
 
+// unquote turns a table's SQL into the name an error shows.
+var unquote = strings.NewReplacer(`"`, "", "`", "")
+
+// holds reports whether c holds IDs of k as their text in byte order (or
+// is the ID's own type).
+func (c column) holds(k *idkind.Kind) bool {
+	return c.base && (c.typname == k.PGType || k == idkind.UUIDv7 && c.typname == "uuid") || c.textual && c.bytewise
+}
+
 // check returns an error naming the column and the fix if c cannot hold
 // IDs of k as their text in byte order; nil otherwise.
 func (c column) check(table, name string, k *idkind.Kind) error {
 	switch {
-	case c.base && (c.typname == k.PGType || k == idkind.UUIDv7 && c.typname == "uuid"):
-		return nil
-	case c.textual && c.bytewise:
+	case c.holds(k):
 		return nil
 	case c.textual:
 		return fmt.Errorf("gormplugin: column %s.%s holds %s IDs as text under the collation %q, which does not sort them by time; "+
