@@ -468,6 +468,16 @@ func (n *normalizer) recover(ctx context.Context) (int64, error) {
 		if err := bson.Unmarshal(raw, &e); err != nil || e.Doc == nil || e.New.Type == 0 {
 			return restored, fmt.Errorf("journal entry %v of %s is not one of sortid's", raw.Lookup("_id"), n.journal().Name())
 		}
+		// The entry becomes this run's first: a run that lost its lease
+		// and goes on then finds it is not its own, and puts nothing back
+		// (see putBack).
+		claimed, err := n.journal().UpdateOne(ctx, bson.D{{Key: "_id", Value: e.Old}}, bson.D{{Key: "$set", Value: bson.D{{Key: "holder", Value: n.lease.holder}}}})
+		if err != nil {
+			return restored, err
+		}
+		if claimed.MatchedCount == 0 {
+			continue
+		}
 		found, err := n.coll.CountDocuments(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: bson.A{e.Old, e.New}}}}})
 		if err != nil {
 			return restored, err
@@ -475,7 +485,11 @@ func (n *normalizer) recover(ctx context.Context) (int64, error) {
 		if found == 0 {
 			where := e.New
 			_, err := n.coll.InsertOne(ctx, withID(e.Doc, e.New))
-			if mongo.IsDuplicateKeyError(err) {
+			if mongo.IsDuplicateKeyError(err) && n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: e.New}}).Err() == nil {
+				// Taken between the count and the insert: the run that
+				// stopped went on and inserted it meanwhile.
+				found, err = 1, nil
+			} else if mongo.IsDuplicateKeyError(err) {
 				where = e.Old
 				if _, err = n.coll.InsertOne(ctx, e.Doc); err == nil {
 					n.note(&n.conflict, fmt.Errorf("document %v: put back from %s under its old _id: another unique index refuses it under %v", e.Old, n.journal().Name(), e.New))
@@ -484,9 +498,11 @@ func (n *normalizer) recover(ctx context.Context) (int64, error) {
 			if err != nil {
 				return restored, fmt.Errorf("putting back the document %v that a stopped run deleted (kept in %s): %w", e.Old, n.journal().Name(), err)
 			}
-			restored++
-			if n.restored != nil {
-				n.restored(where)
+			if found == 0 {
+				restored++
+				if n.restored != nil {
+					n.restored(where)
+				}
 			}
 		}
 		if _, err := n.journal().DeleteOne(ctx, bson.D{{Key: "_id", Value: e.Old}}); err != nil {
@@ -686,18 +702,25 @@ func (n *normalizer) moveOne(ctx context.Context, m *move) (ok bool, err error) 
 		return false, n.putBack(ctx, deleted, err)
 	}
 	// Whose key? The new _id, taken since settleTaken looked (a writer's
-	// upsert), or another unique index.
+	// upsert, or a run that took the lease over from this one and put the
+	// document back from the journal: putBack tells), or another unique
+	// index.
+	var why error
 	switch findErr := n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: m.id}}).Err(); {
 	case findErr == nil:
-		n.note(&n.conflict, fmt.Errorf("_id %v (%v) was taken by another document while this one moved; left both", m.old, m.id))
+		why = fmt.Errorf("_id %v (%v) was taken by another document while this one moved; left both", m.old, m.id)
 	case errors.Is(findErr, mongo.ErrNoDocuments):
-		n.note(&n.conflict, fmt.Errorf("document %v: moved to the new _id, it would break another unique index, so it was left as it was: %w", m.old, err))
+		why = fmt.Errorf("document %v: moved to the new _id, it would break another unique index, so it was left as it was: %w", m.old, err)
 	default:
 		return false, n.putBack(ctx, deleted, findErr)
 	}
+	if err := n.putBack(ctx, deleted, nil); err != nil {
+		return false, err
+	}
+	n.note(&n.conflict, why)
 	n.skip = append(n.skip, m.old)
 	n.skipped++
-	return false, n.putBack(ctx, deleted, nil)
+	return false, nil
 }
 
 // rejournal replaces m's journal entry with m.doc; it fails where the
@@ -719,9 +742,19 @@ func (n *normalizer) note(first *error, err error) {
 }
 
 // putBack inserts a deleted document again under its own _id, after its
-// move failed with cause (nil for one noted already). The journal keeps
-// it where that fails too.
+// move failed with cause (nil for none). The journal keeps it where that
+// fails too. It puts back nothing where the document's journal entry is
+// no longer this run's: a run that took the lease over has settled it
+// (put it back under the new _id, where writers may have changed it
+// since), and a copy under the old _id would be a second document.
 func (n *normalizer) putBack(ctx context.Context, doc bson.Raw, cause error) error {
+	old := doc.Lookup("_id")
+	switch err := n.journal().FindOne(ctx, bson.D{{Key: "_id", Value: old}, {Key: "holder", Value: n.lease.holder}}).Err(); {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return fmt.Errorf("%w: this run (%s) lost its lease while it moved document %v, and the run that took over settled it; stopped without putting it back", ErrRunning, n.lease.holder, old)
+	case err != nil:
+		return fmt.Errorf("putting back document %v after its move failed (%v): %w; it is kept in %s", old, cause, err, n.journal().Name())
+	}
 	if _, err := n.coll.InsertOne(ctx, doc); err != nil {
 		return fmt.Errorf("putting back document %v after its move failed (%v): %w; it is kept in %s", doc.Lookup("_id"), cause, err, n.journal().Name())
 	}

@@ -116,6 +116,12 @@ type watched struct {
 	// for which it returns true.
 	stopBefore func(*event.CommandStartedEvent) bool
 	stopped    chan struct{}
+	// pauseBefore, where not nil, pauses the run before the first command
+	// for which it returns true, closing paused, until resume is closed:
+	// a process stopped (SIGSTOP, a frozen VM) and continued.
+	pauseBefore func(*event.CommandStartedEvent) bool
+	paused      chan struct{}
+	resume      chan struct{}
 	mu         sync.Mutex
 	commands   []string
 	closing    bool // Disconnect's own commands are not the run's
@@ -123,7 +129,8 @@ type watched struct {
 
 func newWatched(t *testing.T, writeAt, stopAt int, write func()) *watched {
 	t.Helper()
-	w := &watched{writeAt: writeAt, stopAt: stopAt, write: write, stopped: make(chan struct{})}
+	w := &watched{writeAt: writeAt, stopAt: stopAt, write: write, stopped: make(chan struct{}),
+		paused: make(chan struct{}), resume: make(chan struct{})}
 	monitor := &event.CommandMonitor{Started: w.started}
 	client, err := mongo.Connect(options.Client().ApplyURI(servers.mongoURI).SetMonitor(monitor).SetMaxPoolSize(1))
 	if err != nil {
@@ -153,7 +160,15 @@ func (w *watched) started(_ context.Context, e *event.CommandStartedEvent) {
 	name := e.CommandName + " " + target
 	w.commands = append(w.commands, name)
 	i := len(w.commands)
+	pause := w.pauseBefore != nil && w.pauseBefore(e)
+	if pause {
+		w.pauseBefore = nil
+	}
 	w.mu.Unlock()
+	if pause {
+		close(w.paused)
+		<-w.resume
+	}
 	if i == w.writeAt && w.write != nil {
 		w.write()
 	}
