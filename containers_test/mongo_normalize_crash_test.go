@@ -122,9 +122,9 @@ type watched struct {
 	pauseBefore func(*event.CommandStartedEvent) bool
 	paused      chan struct{}
 	resume      chan struct{}
-	mu         sync.Mutex
-	commands   []string
-	closing    bool // Disconnect's own commands are not the run's
+	mu          sync.Mutex
+	commands    []string
+	closing     bool // Disconnect's own commands are not the run's
 }
 
 func newWatched(t *testing.T, writeAt, stopAt int, write func()) *watched {
