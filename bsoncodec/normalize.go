@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -210,7 +211,13 @@ var ErrNotObjectID = errors.New("bsoncodec: value is not an ObjectID")
 // a document in the database's LeaseCollection, and renews it as it goes
 // (NormalizeOptions.Lease). A second run stops at once with an error
 // wrapping ErrRunning and naming the holder; after a crash, the next run
-// waits out the lease (a minute by default) and then takes over.
+// waits out the lease (a minute by default) and then takes over. A run on
+// a field other than _id also holds the collection's _id lease, and first
+// puts back what a stopped run on _id left in the journal, so it runs
+// alone beside runs on _id and other fields of the collection. A run
+// ends when no document is left in the old form, or with an error after
+// five batches in a row that settled none (writers that keep changing
+// them, or keep writing the old form).
 //
 // The _id field cannot be updated in place: each document is deleted and
 // inserted again under the new _id. Before the delete, the document is
@@ -298,17 +305,33 @@ func normalize(ctx context.Context, coll *mongo.Collection, field string, form l
 		return 0, n.fail(err)
 	}
 	defer n.lease.release(context.WithoutCancel(ctx))
-	var rewritten int64
-	if field == "_id" {
-		restored, err := n.recover(ctx)
-		rewritten += restored
+	leases := []*lease{n.lease}
+	if field != "_id" {
+		// A document that a normalization of _id has deleted and not yet
+		// inserted again is only in its journal, with this field in
+		// whatever form it had: such a run must not be live, and what a
+		// stopped one left is put back first, so that this run sees it.
+		idLease, err := acquireLease(ctx, coll, "_id", d)
 		if err != nil {
-			return rewritten, n.fail(err)
+			return 0, n.fail(fmt.Errorf("a normalization of _id in this collection: %w", err))
 		}
+		defer idLease.release(context.WithoutCancel(ctx))
+		leases = append(leases, idLease)
 	}
+	var rewritten int64
+	restored, err := n.recover(ctx)
+	if field == "_id" {
+		rewritten += restored
+	}
+	if err != nil {
+		return rewritten, n.fail(err)
+	}
+	idle := 0 // batches in a row that settled no document
 	for {
-		if err := n.lease.renew(ctx); err != nil {
-			return rewritten, n.fail(err)
+		for _, l := range leases {
+			if err := l.renew(ctx); err != nil {
+				return rewritten, n.fail(err)
+			}
 		}
 		filter := bson.D{{Key: field, Value: bson.D{{Key: "$type", Value: form.bsonType}}}}
 		switch {
@@ -330,6 +353,12 @@ func normalize(ctx context.Context, coll *mongo.Collection, field string, form l
 		if err := cur.All(ctx, &docs); err != nil {
 			return rewritten, n.fail(err)
 		}
+		// Done only when no document is left in the old form: a short
+		// batch may have left one that a writer kept changing while it
+		// moved, which the next batch finds again.
+		if len(docs) == 0 {
+			break
+		}
 		var done int64
 		if field == "_id" {
 			done, err = n.moveIDs(ctx, docs)
@@ -343,11 +372,13 @@ func normalize(ctx context.Context, coll *mongo.Collection, field string, form l
 		if opts.Progress != nil {
 			opts.Progress(rewritten)
 		}
-		if len(docs) < batch {
-			break
-		}
 		if done == 0 && n.skipped == 0 {
-			return rewritten, n.fail(errors.New("a batch rewrote no document: another writer keeps writing the old form"))
+			idle++
+		} else {
+			idle = 0
+		}
+		if idle == idleBatchesBeforeGivingUp {
+			return rewritten, n.fail(fmt.Errorf("%d batches in a row rewrote no document: writers keep changing them, or keep writing the old form", idle))
 		}
 		n.skipped = 0
 	}
@@ -465,8 +496,15 @@ func (n *normalizer) recover(ctx context.Context) (int64, error) {
 	var restored int64
 	for _, raw := range entries {
 		var e journalEntry
-		if err := bson.Unmarshal(raw, &e); err != nil || e.Doc == nil || e.New.Type == 0 {
+		if err := bson.Unmarshal(raw, &e); err != nil || e.Doc == nil {
 			return restored, fmt.Errorf("journal entry %v of %s is not one of sortid's", raw.Lookup("_id"), n.journal().Name())
+		}
+		if e.New.Type == 0 {
+			// The format before the lease, {_id, doc}: the new _id is
+			// the old one's ID in the stored form.
+			if e.New, err = newIDOf(e.Old); err != nil {
+				return restored, fmt.Errorf("journal entry %v of %s, of the format before the lease: %w", e.Old, n.journal().Name(), err)
+			}
 		}
 		// The entry becomes this run's first: a run that lost its lease
 		// and goes on then finds it is not its own, and puts nothing back
@@ -510,6 +548,20 @@ func (n *normalizer) recover(ctx context.Context) (int64, error) {
 		}
 	}
 	return restored, nil
+}
+
+// newIDOf returns the stored form of an _id in another form: a KSUID in
+// binary, an ObjectID's hex.
+func newIDOf(old bson.RawValue) (bson.RawValue, error) {
+	form := ksuidLegacy
+	if old.Type == bson.TypeString {
+		form = objectIDLegacy
+	}
+	id, err := form.stored(old)
+	if err != nil {
+		return bson.RawValue{}, fmt.Errorf("its _id %v is no ID in a form to move: %w", old, err)
+	}
+	return bsonValue(id), nil
 }
 
 // move is one document to move to its new _id.
@@ -649,10 +701,14 @@ func (n *normalizer) unchanged(m *move) bson.D {
 	}
 }
 
+// idleBatchesBeforeGivingUp bounds how many batches in a row may find
+// documents in the old form and settle none of them.
+const idleBatchesBeforeGivingUp = 5
+
 // changesBeforeGivingUp bounds how often a document that changes between
 // its journaling and its delete is journaled again in one batch; one left
 // is moved in a later batch.
-const changesBeforeGivingUp = 5
+const changesBeforeGivingUp = 10
 
 // moveOne deletes m's document where it is still as journaled and inserts
 // what was deleted under the new _id; where the document changed, it
@@ -671,7 +727,12 @@ func (n *normalizer) moveOne(ctx context.Context, m *move) (ok bool, err error) 
 		if !errors.Is(err, mongo.ErrNoDocuments) {
 			return false, err
 		}
-		// Changed since it was read, or gone.
+		// Changed since it was read, or gone. A writer that changes the
+		// document as often as this loop reads it can win every time, in
+		// step; a random pause before the read breaks the step (and
+		// lets a burst of writes pass), and the read, the journal and the
+		// delete then follow each other at once.
+		time.Sleep(time.Duration(rand.Int64N(int64(time.Millisecond) << min(change, 4))))
 		var now bson.Raw
 		switch err := n.coll.FindOne(ctx, bson.D{{Key: "_id", Value: m.old}}).Decode(&now); {
 		case errors.Is(err, mongo.ErrNoDocuments):

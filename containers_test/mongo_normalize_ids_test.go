@@ -17,6 +17,7 @@ import (
 
 	"github.com/sortid/sortid/bsoncodec"
 	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
 )
 
 // TestMongoNormalizeIDsKeepsConcurrentWrites: while _id moves from binary
@@ -335,4 +336,94 @@ func TestMongoNormalizeIDsJournal(t *testing.T) {
 // binary, subtype 0.
 func legacyKSUID(id ksuid.KSUID) bson.Binary {
 	return bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: id.Bytes()}
+}
+
+// TestMongoNormalizeJournalBeforeTheLease: an entry of the journal's
+// format before the lease ({_id, doc}, no new _id, no holder) whose
+// document was deleted is read and finished: the next run puts the
+// document back under the new _id. Before, it was refused as "not one of
+// sortid's", and normalizing _id stayed blocked.
+func TestMongoNormalizeJournalBeforeTheLease(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	coll := mongoCollection(t, ctx, servers.mongoPlainDB)
+	journal := coll.Database().Collection(coll.Name() + bsoncodec.JournalSuffix)
+	t.Cleanup(func() { journal.Drop(context.Background()) })
+	lost, oid := ksuid.New(), objectid.New()
+	_, err := journal.InsertMany(ctx, []any{
+		bson.D{{Key: "_id", Value: legacyKSUID(lost)}, {Key: "doc", Value: bson.D{{Key: "_id", Value: legacyKSUID(lost)}, {Key: "n", Value: 1}}}},
+		bson.D{{Key: "_id", Value: oid.String()}, {Key: "doc", Value: bson.D{{Key: "_id", Value: oid.String()}, {Key: "n", Value: 2}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "_id", bsoncodec.NormalizeOptions{})
+	if err != nil || n != 2 {
+		t.Fatalf("moved %d, %v; want the two journalled documents put back", n, err)
+	}
+	var k struct{ N int }
+	if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: lost.String()}}).Decode(&k); err != nil || k.N != 1 {
+		t.Errorf("the KSUID's document under its string _id: %+v (%v)", k, err)
+	}
+	var o struct{ N int }
+	if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: bson.ObjectID(oid)}}).Decode(&o); err != nil || o.N != 2 {
+		t.Errorf("the ObjectID's document under its ObjectId _id: %+v (%v)", o, err)
+	}
+	if left, err := journal.CountDocuments(ctx, bson.D{}); err != nil || left != 0 {
+		t.Errorf("the journal holds %d (%v)", left, err)
+	}
+}
+
+// TestMongoNormalizeFieldWaitsForIDMoves: NormalizeKSUIDs of a field
+// while a stopped normalization of _id left a document between its delete
+// and its insert (only in the journal, the field binary there) puts the
+// document back first and rewrites its field too; while such a run holds
+// its lease, the field's run stops with ErrRunning. Before, the field's
+// run reported success and the document came back with a binary field.
+func TestMongoNormalizeFieldWaitsForIDMoves(t *testing.T) {
+	needServers(t)
+	ctx := testContext(t)
+	coll := mongoCollection(t, ctx, servers.mongo.Database("sortid"))
+	journal := coll.Database().Collection(coll.Name() + bsoncodec.JournalSuffix)
+	t.Cleanup(func() { journal.Drop(context.Background()) })
+	moving, ref := ksuid.New(), ksuid.New()
+	doc := bson.D{{Key: "_id", Value: legacyKSUID(moving)}, {Key: "ref", Value: legacyKSUID(ref)}}
+	if _, err := journal.InsertOne(ctx, bson.D{{Key: "_id", Value: legacyKSUID(moving)}, {Key: "to", Value: moving.String()},
+		{Key: "doc", Value: doc}, {Key: "holder", Value: "a run that died"}}); err != nil {
+		t.Fatal(err)
+	}
+
+	// A live run of _id: its lease, taken by a run stopped before its
+	// first batch.
+	w := newWatched(t, 0, 0, nil)
+	w.stopBefore = func(e *event.CommandStartedEvent) bool {
+		return isBatchFind(e, coll.Name()) || isJournalFind(e, coll.Name())
+	}
+	w.start(ctx, crashCases()[0], coll.Name(), bsoncodec.NormalizeOptions{})
+	<-w.stopped
+	if n, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "ref", bsoncodec.NormalizeOptions{}); !errors.Is(err, bsoncodec.ErrRunning) {
+		t.Errorf("the field's run beside a live run of _id: %d, %v; want ErrRunning", n, err)
+	}
+	expireLease(t, ctx, coll)
+
+	n, err := bsoncodec.NormalizeKSUIDs(ctx, coll, "ref", bsoncodec.NormalizeOptions{})
+	if err != nil || n != 1 {
+		t.Fatalf("the field's run: %d, %v; want the put-back document's field rewritten", n, err)
+	}
+	var got bson.Raw
+	if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: moving.String()}}).Decode(&got); err != nil {
+		t.Fatalf("the moving document: %v", err)
+	}
+	if s, ok := got.Lookup("ref").StringValueOK(); !ok || s != ref.String() {
+		t.Errorf("its ref is %v; want the string %s", got.Lookup("ref"), ref)
+	}
+	if left, err := journal.CountDocuments(ctx, bson.D{}); err != nil || left != 0 {
+		t.Errorf("the journal holds %d (%v)", left, err)
+	}
+}
+
+// isJournalFind reports whether e reads the journal of collection coll.
+func isJournalFind(e *event.CommandStartedEvent, coll string) bool {
+	target, _ := e.Command.Index(0).Value().StringValueOK()
+	return e.CommandName == "find" && target == coll+bsoncodec.JournalSuffix
 }
