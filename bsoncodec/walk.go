@@ -21,12 +21,35 @@ type walk struct {
 	after bson.RawValue // the last _id read; none before the first batch
 }
 
-// next returns the next batch, none at the end of the pass.
+// next returns the next batch, none at the end of the pass. A query's
+// $gt matches only values of its operand's type (numbers all count as
+// one), while _id order runs across types: when no _id of w.after's type
+// is left past it, the walk goes on with the types sorted after it. (One
+// query for both, with $or, is four times slower on DocumentDB.)
 func (w *walk) next(ctx context.Context) ([]bson.Raw, error) {
-	filter, err := w.filter()
-	if err != nil {
+	form := bson.D{{Key: "$type", Value: w.form}}
+	if w.after.Type == 0 {
+		return w.find(ctx, bson.D{{Key: w.field, Value: form}})
+	}
+	past := bson.E{Key: "$gt", Value: w.after}
+	if w.field == "_id" {
+		// Every _id read is of the old form's type.
+		return w.find(ctx, bson.D{{Key: "_id", Value: append(form, past)}})
+	}
+	docs, err := w.find(ctx, bson.D{{Key: w.field, Value: form}, {Key: "_id", Value: bson.D{past}}})
+	if err != nil || len(docs) > 0 {
+		return docs, err
+	}
+	later, err := typesSortedAfter(w.after.Type)
+	if err != nil || len(later) == 0 {
 		return nil, err
 	}
+	return w.find(ctx, bson.D{{Key: w.field, Value: form}, {Key: "_id", Value: bson.D{{Key: "$type", Value: later}}}})
+}
+
+// find returns the first batch of documents that filter matches in _id
+// order, and moves w.after to the last.
+func (w *walk) find(ctx context.Context, filter bson.D) ([]bson.Raw, error) {
 	find := options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetLimit(w.batch)
 	if w.field != "_id" {
 		find.SetProjection(bson.D{{Key: "_id", Value: 1}, {Key: w.field, Value: 1}})
@@ -43,34 +66,6 @@ func (w *walk) next(ctx context.Context) ([]bson.Raw, error) {
 		w.after = docs[len(docs)-1].Lookup("_id")
 	}
 	return docs, nil
-}
-
-// filter matches the old form past w.after. A query's $gt matches only
-// values of its operand's type (numbers all count as one), while _id
-// order runs across types: the _ids of the types sorted after w.after's
-// are matched by their type.
-func (w *walk) filter() (bson.D, error) {
-	form := bson.E{Key: "$type", Value: w.form}
-	if w.after.Type == 0 {
-		return bson.D{{Key: w.field, Value: bson.D{form}}}, nil
-	}
-	past := bson.E{Key: "$gt", Value: w.after}
-	if w.field == "_id" {
-		// Every _id read is of the old form's type.
-		return bson.D{{Key: "_id", Value: bson.D{form, past}}}, nil
-	}
-	later, err := typesSortedAfter(w.after.Type)
-	if err != nil {
-		return nil, fmt.Errorf("walking the documents by _id: %w", err)
-	}
-	filter := bson.D{{Key: w.field, Value: bson.D{form}}}
-	if len(later) == 0 {
-		return append(filter, bson.E{Key: "_id", Value: bson.D{past}}), nil
-	}
-	return append(filter, bson.E{Key: "$or", Value: bson.A{
-		bson.D{{Key: "_id", Value: bson.D{past}}},
-		bson.D{{Key: "_id", Value: bson.D{{Key: "$type", Value: later}}}},
-	}}), nil
 }
 
 // sortOrder is the BSON types an _id may have, by the order of their
@@ -108,5 +103,5 @@ func typesSortedAfter(t bson.Type) ([]string, error) {
 			return later, nil
 		}
 	}
-	return nil, fmt.Errorf("an _id of BSON type %v, which this walk does not know how to pass", t)
+	return nil, fmt.Errorf("walking the documents by _id: an _id of BSON type %v, which the walk does not know how to pass", t)
 }
