@@ -83,7 +83,14 @@ objectid_from_text(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(id);
 }
 
-SORTID_BINARY_IO(objectid, OBJECTID_SIZE)
+/* The 24 hex digits of an ObjectID's text, for objectid_recv. */
+static IdTextResult
+objectid_decode_text(uint8 *id, const char *src, size_t len, long *bad)
+{
+	return hex_decode_exact(id, OBJECTID_SIZE, src, len, bad);
+}
+
+SORTID_BINARY_IO(objectid, OBJECTID_SIZE, OBJECTID_TEXT_LEN, objectid_decode_text)
 SORTID_BYTEA_CASTS(objectid, OBJECTID_SIZE)
 SORTID_COMPARISONS(objectid, OBJECTID_SIZE)
 

@@ -162,23 +162,49 @@ Datum bytea_to_##typname(PG_FUNCTION_ARGS) \
 }
 
 /*
- * The binary I/O of a fixed-length ID type: typname_recv and typname_send,
- * its raw bytes.
+ * The binary I/O of a fixed-length ID type: typname_recv and typname_send.
+ * Send writes the raw bytes. Receive reads the raw bytes, or the type's
+ * text of textlen characters, decoded by decode_text (an IdTextResult
+ * function of (id, src, len, &bad)): a client that does not know the type
+ * (pgx's CopyFrom without sqltype's hook) sends a value's text in the
+ * binary format. The two lengths differ, so neither can be read as the
+ * other. The text's bytes are never quoted in the error: they may be any
+ * bytes, NUL and invalid UTF-8 included.
  */
-#define SORTID_BINARY_IO(typname, size) \
+#define SORTID_BINARY_IO(typname, size, textlen, decode_text) \
 PG_FUNCTION_INFO_V1(typname##_recv); \
 Datum typname##_recv(PG_FUNCTION_ARGS) \
 { \
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0); \
 	int			len = buf->len - buf->cursor; \
-	uint8	   *id; \
-	if (len != (size)) \
+	uint8	   *id = (uint8 *) palloc(size); \
+	const char *text; \
+	IdTextResult result; \
+	long		bad; \
+	if (len == (size)) \
+	{ \
+		memcpy(id, pq_getmsgbytes(buf, size), size); \
+		PG_RETURN_POINTER(id); \
+	} \
+	if (len != (textlen)) \
 		ereport(ERROR, \
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION), \
 				 errmsg("invalid binary %s: %d bytes", #typname, len), \
-				 errdetail("A value of type %s is %d bytes.", #typname, (int) (size)))); \
-	id = (uint8 *) palloc(size); \
-	memcpy(id, pq_getmsgbytes(buf, size), size); \
+				 errdetail("A value of type %s is %d bytes, or the %d characters of its text.", \
+						   #typname, (int) (size), (int) (textlen)))); \
+	text = pq_getmsgbytes(buf, textlen); \
+	result = decode_text(id, text, textlen, &bad); \
+	if (result == IDTEXT_BAD_CHARACTER) \
+		ereport(ERROR, \
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION), \
+				 errmsg("invalid binary %s: %d bytes that are not its text", #typname, len), \
+				 errdetail("The byte 0x%02x at offset %ld is not allowed there.", \
+						   (unsigned char) text[bad], bad))); \
+	if (result != IDTEXT_OK) \
+		ereport(ERROR, \
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION), \
+				 errmsg("invalid binary %s: %d bytes that are not its text", #typname, len), \
+				 errdetail("The value is above the largest %s.", #typname))); \
 	PG_RETURN_POINTER(id); \
 } \
 PG_FUNCTION_INFO_V1(typname##_send); \
