@@ -69,14 +69,94 @@ func (d dialector) checkColumns(db *gorm.DB) {
 		db.AddError(err)
 		return
 	}
+	table := unquote.Replace(tableSQL)
 	for _, id := range ids {
-		if c, ok := cols[id.name]; ok {
-			if !c.holds(id.kind) && (id.ordered || !c.textual) {
-				db.AddError(c.check(unquote.Replace(tableSQL), id.name, id.kind))
+		c, ok := cols[id.name]
+		if !ok || c.holds(id.kind) {
+			continue
+		}
+		if !c.textual || !d.accepted.has(table) {
+			if id.ordered || !c.textual {
+				db.AddError(c.check(table, id.name, id.kind))
 				return
 			}
+			continue
+		}
+		// A table WithEqualityOnly accepts: its model's ID fields are
+		// compared by equality, unless the statement orders by them.
+		if id.ordered && !id.field || id.field && orderedBy(stmt, id.name) && !pinned(ids, id.name) {
+			db.AddError(fmt.Errorf("gormplugin: table %s is accepted for equality only (WithEqualityOnly), and this statement orders %s, which %q does not sort by time: %w",
+				table, id.name, c.collation, ErrMisorderingColumn))
+			return
+		}
+		d.accepted.logOnce(db, table, id.name, c.collation)
+	}
+}
+
+// acceptedTables are the tables WithEqualityOnly names, and those the
+// plugin has logged it accepted.
+type acceptedTables struct {
+	tables map[string]bool
+	logged sync.Map // table name → struct{}
+}
+
+func (a *acceptedTables) has(table string) bool { return a != nil && a.tables[table] }
+
+func (a *acceptedTables) logOnce(db *gorm.DB, table, column, collation string) {
+	if _, done := a.logged.LoadOrStore(table, struct{}{}); done || db.Logger == nil {
+		return
+	}
+	db.Logger.Warn(db.Statement.Context, "gormplugin: table %s accepted for equality only (WithEqualityOnly): its ID column %s is text under %q, which does not sort IDs by time; a comparison or ORDER BY by ID is refused",
+		table, column, collation)
+}
+
+// pinned reports whether ids compare column with = to one ID: the order
+// of the rows the statement reaches is then moot.
+func pinned(ids []idColumn, column string) bool {
+	for _, id := range ids {
+		if id.pinned && id.name == column {
+			return true
 		}
 	}
+	return false
+}
+
+// isSlice reports whether v is a slice (of IDs).
+func isSlice(v any) bool { return v != nil && reflect.TypeOf(v).Kind() == reflect.Slice }
+
+// orderedBy reports whether stmt's ORDER BY names column (GORM's First
+// and Last order by the primary key).
+func orderedBy(stmt *gorm.Statement, column string) bool {
+	c, ok := stmt.Clauses["ORDER BY"]
+	if !ok {
+		return false
+	}
+	orderBy, ok := c.Expression.(clause.OrderBy)
+	if !ok {
+		return true // an ORDER BY of another shape: not known to be safe
+	}
+	if orderBy.Expression != nil {
+		return true
+	}
+	for _, col := range orderBy.Columns {
+		name := col.Column.Name
+		if name == clause.PrimaryKey && stmt.Schema != nil && stmt.Schema.PrioritizedPrimaryField != nil {
+			name = stmt.Schema.PrioritizedPrimaryField.DBName
+		}
+		if col.Column.Raw {
+			// Order("id desc"), Order("t.id"): the first word, unqualified.
+			if f := strings.Fields(name); len(f) > 0 {
+				name = f[0]
+			}
+		}
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		if strings.Trim(name, "`\"") == column {
+			return true
+		}
+	}
+	return false
 }
 
 // statementTable is the table a statement reaches, as SQL: db.Table's
@@ -98,6 +178,8 @@ type idColumn struct {
 	name    string
 	kind    *idkind.Kind
 	ordered bool
+	field   bool // one of the model's ID fields
+	pinned  bool // compared with = to one ID: the statement reaches one row
 }
 
 // statementIDColumns returns the columns a statement gives IDs: its
@@ -108,7 +190,7 @@ func statementIDColumns(stmt *gorm.Statement) []idColumn {
 	if stmt.Schema != nil {
 		for _, f := range stmt.Schema.Fields {
 			if k := fieldKind(f); k != nil && f.DBName != "" {
-				ids = append(ids, idColumn{f.DBName, k, true})
+				ids = append(ids, idColumn{f.DBName, k, true, true, false})
 			}
 		}
 	}
@@ -136,12 +218,15 @@ func appendCompared(ids []idColumn, exprs []clause.Expression) []idColumn {
 			for _, p := range placeholderColumns(e.SQL) {
 				if p.arg < len(e.Vars) {
 					if k := valueKind(e.Vars[p.arg]); k != nil {
-						ids = append(ids, idColumn{p.column, k, p.ordered})
+						ids = append(ids, idColumn{p.column, k, p.ordered, false, p.equal && !isSlice(e.Vars[p.arg])})
 					}
 				}
 			}
 		case clause.Eq:
 			ids = appendColumn(ids, e.Column, e.Value, false)
+			if len(ids) > 0 && !isSlice(e.Value) {
+				ids[len(ids)-1].pinned = true
+			}
 		case clause.Neq:
 			ids = appendColumn(ids, e.Column, e.Value, false)
 		case clause.Gt:
@@ -173,6 +258,7 @@ type placeholderColumn struct {
 	column  string
 	arg     int
 	ordered bool
+	equal   bool // by =
 }
 
 // parsedConditions keeps what placeholderColumns found in each condition's
@@ -194,7 +280,7 @@ func placeholderColumns(sql string) []placeholderColumn {
 		// The placeholder's index: the ?s before the match's last one.
 		op := strings.ToUpper(sql[m[4]:m[5]])
 		ordered := strings.HasPrefix(op, "<") && op != "<>" || strings.HasPrefix(op, ">") || strings.HasSuffix(op, "BETWEEN")
-		found = append(found, placeholderColumn{sql[m[2]:m[3]], strings.Count(sql[:m[1]-1], "?"), ordered})
+		found = append(found, placeholderColumn{sql[m[2]:m[3]], strings.Count(sql[:m[1]-1], "?"), ordered, op == "="})
 	}
 	if parsedCount.Load() < maxParsedConditions {
 		if _, loaded := parsedConditions.LoadOrStore(sql, found); !loaded {
@@ -214,9 +300,9 @@ func appendColumn(ids []idColumn, column, value any, ordered bool) []idColumn {
 		if i := strings.LastIndexByte(c, '.'); i >= 0 {
 			c = c[i+1:]
 		}
-		return append(ids, idColumn{strings.Trim(c, "`\""), k, ordered})
+		return append(ids, idColumn{strings.Trim(c, "`\""), k, ordered, false, false})
 	case clause.Column:
-		return append(ids, idColumn{c.Name, k, ordered})
+		return append(ids, idColumn{c.Name, k, ordered, false, false})
 	}
 	return ids
 }

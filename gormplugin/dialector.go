@@ -21,7 +21,8 @@ import (
 // migrator is the one consulted.
 type dialector struct {
 	gorm.Dialector
-	columns *columnCache // the columns checkColumns has read
+	columns  *columnCache    // the columns checkColumns has read
+	accepted *acceptedTables // WithEqualityOnly's tables
 }
 
 func (d dialector) Migrator(db *gorm.DB) gorm.Migrator {

@@ -73,7 +73,9 @@
 // information schema), read once per table in each scope and kept: the
 // pool, until it opens or closes a connection; a db.Connection or a
 // transaction, for its life. A string compared with a column of a model
-// with no ID field is not known to be an ID, and is not checked. AutoMigrate keeps an existing ID column that
+// with no ID field is not known to be an ID, and is not checked.
+// WithEqualityOnly accepts named tables under a misordering collation for
+// statements that compare their IDs by equality only. AutoMigrate keeps an existing ID column that
 // passes the check and fails with the same errors on one that does not;
 // it never converts one (GORM's cast would turn each ID into other
 // bytes). To do this the plugin wraps db.Dialector; code that

@@ -21,9 +21,10 @@ import (
 // Plugin assigns new IDs on create and gives ID columns a type that keeps
 // time order. Make one with New and install it with db.Use.
 type Plugin struct {
-	newKSUID    func() (ksuid.KSUID, error)
-	newObjectID func() (objectid.ObjectID, error)
-	newUUID     func() (uuidv7.UUID, error)
+	newKSUID     func() (ksuid.KSUID, error)
+	newObjectID  func() (objectid.ObjectID, error)
+	newUUID      func() (uuidv7.UUID, error)
+	equalityOnly map[string]bool // tables, as WithEqualityOnly names them
 }
 
 // An Option configures the Plugin.
@@ -42,6 +43,28 @@ func WithKSUIDGenerator(g *ksuid.Generator) Option {
 // fails the create.
 func WithObjectIDGenerator(g *objectid.Generator) Option {
 	return func(p *Plugin) { p.newObjectID = g.New }
+}
+
+// WithEqualityOnly accepts text ID columns of the named tables under a
+// collation that does not sort IDs by time (ErrMisorderingColumn), for
+// statements that compare their IDs by equality only: a table adopted
+// from another tool, used so while its migration is planned (see
+// docs/migrating.md). A statement on such a table that compares an ID by
+// order (Where("id > ?", id)), or orders by an ID column (First, Last,
+// Order("id")), is still refused, as is a column whose type does not hold
+// the text (ErrColumnType). A table is named as the statement reaches it:
+// "orders" for the model's table and db.Table("orders") under any search
+// path, "inv.items" for db.Table("inv.items"). The plugin logs a warning
+// through GORM's logger the first time it accepts each table.
+func WithEqualityOnly(tables ...string) Option {
+	return func(p *Plugin) {
+		if p.equalityOnly == nil {
+			p.equalityOnly = map[string]bool{}
+		}
+		for _, t := range tables {
+			p.equalityOnly[t] = true
+		}
+	}
 }
 
 // New returns the plugin. By default it makes KSUIDs with a monotonic
@@ -76,9 +99,10 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	if !ok {
 		// A record of read columns of its own per database, so that a
 		// Plugin installed on two keeps them apart.
-		d = dialector{Dialector: db.Dialector, columns: new(columnCache)}
-		db.Dialector = d
+		d = dialector{Dialector: db.Dialector, columns: new(columnCache), accepted: new(acceptedTables)}
 	}
+	d.accepted.tables = p.equalityOnly
+	db.Dialector = d
 	cb := db.Callback()
 	// Writes are checked before GORM opens its own transaction, so that
 	// they use the pool's scope of read columns (see columnCache), not a
