@@ -15,9 +15,8 @@ import (
 )
 
 // TestWindowsTile: the documented windows, id >= min_at(since) AND id <
-// min_at(until), in SQL on PostgreSQL 18 (the domains' ksuid_min_at,
-// uuidv7_min_at on uuid; ObjectID bounds from Go's objectid.Window, as
-// the domains have no objectid_min_at), over IDs made around the edges of
+// min_at(until), in SQL on PostgreSQL 18 (the domains' ksuid_min_at and
+// objectid_min_at, uuidv7_min_at on uuid), over IDs made around the edges of
 // each unit, incl. the smallest and largest ID of each time. Two windows
 // that meet at b hold every row of [a, c) once; BETWEEN min_at AND
 // max_at, the closed form, counts b's unit twice.
@@ -40,7 +39,7 @@ func TestWindowsTile(t *testing.T) {
 		name, column, lower, upper string
 		unit                       time.Duration
 		ids                        func(at time.Time) []any // IDs made at at
-		bound                      func(at time.Time) any   // a bound param: a time, or an ID from Go
+		bound                      func(at time.Time) any   // a bound param
 		closed                     func(at time.Time) any   // the closed form's upper bound
 	}{
 		{"KSUID", "ksuid", "ksuid_min_at($%d)", "ksuid_max_at($%d)", time.Second,
@@ -53,11 +52,11 @@ func TestWindowsTile(t *testing.T) {
 				return []any{must(uuidv7.NewAt(at)), must(uuidv7.MinAt(at)), must(uuidv7.MaxAt(at))}
 			},
 			func(at time.Time) any { return at }, func(at time.Time) any { return at }},
-		{"ObjectID", "objectid", "$%d", "$%d", time.Second,
+		{"ObjectID", "objectid", "objectid_min_at($%d)", "objectid_max_at($%d)", time.Second,
 			func(at time.Time) []any {
 				return []any{must(objectid.NewAt(at)), must(objectid.MinAt(at)), must(objectid.MaxAt(at))}
 			},
-			func(at time.Time) any { return must(objectid.MinAt(at)) }, func(at time.Time) any { return must(objectid.MaxAt(at)) }},
+			func(at time.Time) any { return at }, func(at time.Time) any { return at }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			table := pgTable(t, ctx, servers.pg, "id "+tc.column+" NOT NULL") // MinAt and MaxAt repeat within a unit
