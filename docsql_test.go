@@ -104,3 +104,15 @@ func TestDocsNameTheSQLFunctions(t *testing.T) {
 		t.Fatalf("only %d SQL function calls found in the docs: the pattern is broken", checked)
 	}
 }
+
+// TestREADMEIsShort: the README is what a user reads first; it stays at
+// most 150 lines, and the rest goes in docs/.
+func TestREADMEIsShort(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > 150 {
+		t.Errorf("README.md is %d lines; keep it at most 150", n)
+	}
+}

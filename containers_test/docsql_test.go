@@ -55,6 +55,10 @@ var docSQLBlocks = []docSQL{
 	{file: "docs/uuidv7.md", first: "SELECT count(*) FROM orders WHERE id >= uuidv7_min_at($1)", installs: both,
 		before: "CREATE TABLE orders (id uuid PRIMARY KEY DEFAULT uuidv7_generate(), total numeric NOT NULL);",
 		args:   []string{"'2026-12-01'", "'2026-12-02'"}},
+	{file: "docs/migrating.md", first: "CREATE UNIQUE INDEX CONCURRENTLY orders_id_c", installs: []string{"domains"},
+		before: "CREATE TABLE orders (id varchar(27) PRIMARY KEY, n int);\nINSERT INTO orders VALUES ('3MswuvgVJWUVvWZbiFtWK735Q4w', 1), ('3MswuvhlmoTVzIPdsOcEGbMrDpB', 2), ('3zzzzzzzzzzzzzzzzzzzzzzzzzz', 3);",
+		args:   []string{"'3Mswuv00000000000000000000'", "'3MswuvZZZZZZZZZZZZZZZZZZZZZ'"},
+		after:  "SELECT count(*) = 1 FROM pg_indexes WHERE indexname = 'orders_id_c';"},
 	{file: "docs/migrating.md", first: "CREATE EXTENSION IF NOT EXISTS pgcrypto;", installs: both,
 		before: `CREATE TABLE orders (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), created_at timestamptz NOT NULL);
 INSERT INTO orders (created_at) VALUES ('2026-11-30 10:00:00.25+00'), ('2026-12-01 10:00:00+00'), ('2026-12-01 10:00:00.5+00');`,
@@ -104,24 +108,30 @@ func sqlBlocks(t *testing.T, file string) map[string]string {
 var sqlParam = regexp.MustCompile(`\$(\d+)`)
 
 // prepared turns each statement of block that takes parameters into a
-// PREPARE and an EXECUTE with args.
+// PREPARE and an EXECUTE with args; statements end with a line that ends
+// in ";" (after any -- comment).
 func prepared(block string, args []string) string {
-	var out []string
-	for i, l := range strings.Split(block, "\n") {
-		stmt, _, _ := strings.Cut(l, "--")
-		stmt = strings.TrimSuffix(strings.TrimSpace(stmt), ";")
-		ms := sqlParam.FindAllStringSubmatch(stmt, -1)
-		if len(ms) == 0 {
-			out = append(out, l)
+	var out, stmt []string
+	for _, l := range strings.Split(block, "\n") {
+		code, _, _ := strings.Cut(l, "--")
+		stmt = append(stmt, strings.TrimSpace(code))
+		if !strings.HasSuffix(strings.TrimSpace(code), ";") {
 			continue
 		}
+		text := strings.TrimSuffix(strings.TrimSpace(strings.Join(stmt, " ")), ";")
+		stmt = nil
 		n := 0
-		for _, m := range ms {
+		for _, m := range sqlParam.FindAllStringSubmatch(text, -1) {
 			var k int
 			fmt.Sscan(m[1], &k)
 			n = max(n, k)
 		}
-		out = append(out, fmt.Sprintf("PREPARE doc_%d AS %s;\nEXECUTE doc_%d(%s);\nDEALLOCATE doc_%d;", i, stmt, i, strings.Join(args[:n], ", "), i))
+		if n == 0 {
+			out = append(out, text+";")
+			continue
+		}
+		q := fmt.Sprintf("doc_%d", len(out))
+		out = append(out, fmt.Sprintf("PREPARE %s AS %s;\nEXECUTE %s(%s);\nDEALLOCATE %s;", q, text, q, strings.Join(args[:n], ", "), q))
 	}
 	return strings.Join(out, "\n")
 }
