@@ -9,6 +9,7 @@
 //	sortid serve --addr 127.0.0.1:8080
 //	sortid page > sortid.html
 //	sortid sql | psql -v ON_ERROR_STOP=1 "$DATABASE_URL"
+//	sortid check "$DATABASE_URL"
 //
 // Run it with go run github.com/sortid/sortid/cmd/sortid, or go install it.
 package main
@@ -47,6 +48,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runPage(args[1:], stdout, stderr)
 		case "sql":
 			return runSQL(args[1:], stdout, stderr)
+		case "check":
+			return runCheck(args[1:], stdout, stderr)
 		case "help":
 			fmt.Fprint(stdout, usage)
 			return exitOK
@@ -74,6 +77,9 @@ Usage:
                                                ksuid and objectid as domains, UUIDv7 in the uuid type)
   sortid sql partitions [-t TYPE] [--period day|week|month] [--back N] [--ahead N] [--default] [--retain N] TABLE
   sortid sql to-extension                     (converts the domains' columns to the sortid extension's types)
+  sortid check [--json] DSN                   (reads a PostgreSQL database through psql, changing nothing, and names
+                                               each ID column that can answer silently wrong, with the fix;
+                                               exit status 1 when one can, 0 when none, 3 when it could not read it)
   sortid --version
   sortid SUBCOMMAND -h                        (that subcommand's usage)
 
