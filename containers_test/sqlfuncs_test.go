@@ -501,3 +501,54 @@ func TestDomainsHashPartition(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLGenerateAtTheEnds: the domains' ksuid_generate() with its clock
+// set (its body, from the catalog, with clock_timestamp() replaced by a
+// time) makes the KSUID of that second up to the last one a KSUID holds,
+// 2150-06-19 23:21:35 UTC, and past it fails, as the C function does.
+// Before, it wrapped: an ID of 2014 for a time in 2150.
+func TestSQLGenerateAtTheEnds(t *testing.T) {
+	needServers(t)
+	installSQL(t)
+	ctx := testContext(t)
+	var body string
+	if err := servers.pg.QueryRow(ctx, "SELECT pg_get_functiondef('public.ksuid_generate()'::regprocedure)").Scan(&body); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(body, "clock_timestamp()") {
+		t.Fatalf("ksuid_generate reads no clock_timestamp():\n%s", body)
+	}
+	conn, err := servers.pg.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	at := func(ts string) (ksuid.KSUID, error) {
+		def := strings.Replace(body, "public.ksuid_generate()", "pg_temp.ksuid_generate_at_test()", 1)
+		def = strings.ReplaceAll(def, "clock_timestamp()", "'"+ts+"'::timestamptz")
+		if _, err := conn.Exec(ctx, def); err != nil {
+			t.Fatalf("%v\n%s", err, def)
+		}
+		var s string
+		err := conn.QueryRow(ctx, "SELECT pg_temp.ksuid_generate_at_test()::text").Scan(&s)
+		if err != nil {
+			return ksuid.KSUID{}, err
+		}
+		return ksuid.Parse(s)
+	}
+	for _, ts := range []string{"2014-05-13 16:53:20+00", "2026-12-06 12:00:00.5+00", "2150-06-19 23:21:35.999+00"} {
+		id, err := at(ts)
+		want, _ := time.Parse("2006-01-02 15:04:05.999999999-07", ts)
+		if err != nil || !id.Time().Equal(want.Truncate(time.Second)) {
+			t.Errorf("ksuid_generate() at %s: %s (%v), time %v", ts, id, err, id.Time())
+		}
+	}
+	for _, ts := range []string{"2150-06-19 23:21:36+00", "2300-01-01 00:00:00+00", "2014-05-13 16:53:19+00"} {
+		id, err := at(ts)
+		if err == nil {
+			t.Errorf("ksuid_generate() at %s: %s (time %v); want an error", ts, id, id.Time())
+		} else if ts > "2150" && !strings.Contains(err.Error(), "bigint out of range") {
+			t.Errorf("ksuid_generate() at %s: %v; want bigint out of range", ts, err)
+		}
+	}
+}
