@@ -392,7 +392,8 @@ func BenchmarkPostgresExtensionInsert(b *testing.B) {
 // BenchmarkPostgresExtensionCopy: pgx.CopyFrom of 1,000,000 monotonic
 // KSUIDs made by the client into the extension's type against the same
 // into the domain, and against client UUIDv7s into uuid; it logs the
-// primary key's index size of each. Then 10,000 lookups by ID on each
+// primary key's index size of each, and the type's rate with sqltype's
+// hook (raw bytes) against without it (the text). Then 10,000 lookups by ID on each
 // table, one query each (the type against the domain).
 func BenchmarkPostgresExtensionCopy(b *testing.B) {
 	ext, domains := benchExtension(b)
@@ -441,6 +442,18 @@ func BenchmarkPostgresExtensionCopy(b *testing.B) {
 	})
 	b.Run("type-vs-uuidv7", func(b *testing.B) {
 		pairedRates(b, "ksuid-type", "uuidv7-uuid", typ, load(ext, "uuid", "uuid", func(i int) any { return v7[i] }))
+	})
+	b.Run("hook-vs-no-hook", func(b *testing.B) {
+		// Without sqltype's hook pgx sends each KSUID's text in the
+		// binary format, which the type's receive function parses.
+		cfg := ext.Config().Copy()
+		cfg.AfterConnect = nil
+		bare, err := pgxpool.NewWithConfig(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer bare.Close()
+		pairedRates(b, "with-hook", "no-hook", typ, load(bare, "nohook", "ksuid", func(i int) any { return ids[i] }))
 	})
 	b.Logf("primary key index bytes after 1,000,000 rows: type %d, domain %d, uuid %d", sizes["type"], sizes["domain"], sizes["uuid"])
 	b.Run("lookups-type-vs-domain", func(b *testing.B) {
