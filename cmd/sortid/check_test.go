@@ -12,6 +12,9 @@ import (
 // 1), and a wrong command line is 2. A psql that prints what is not
 // CheckQuery's result is not taken for a clean database.
 func TestCheckCannotCheck(t *testing.T) {
+	if _, stderr, code := sortid(t, "", "check", "-h"); code != exitOK || !strings.Contains(stderr, "Usage: sortid check") || !strings.Contains(stderr, "3 when the database could not be read") {
+		t.Errorf("sortid check -h: %d, %q", code, stderr)
+	}
 	if _, stderr, code := sortid(t, "", "check"); code != exitUsage || !strings.Contains(stderr, "one PostgreSQL connection string") {
 		t.Errorf("sortid check: %d, %q; want %d", code, stderr, exitUsage)
 	}

@@ -106,7 +106,8 @@ Examples:
   (without -v ON_ERROR_STOP=1, psql exits 0 after an error: a cron job
   would never see it fail)
 
-Exit status: 0 on success, 1 if an ID could not be made or read, 2 on a usage error.
+Exit status: 0 on success, 1 if an ID could not be made or read, 2 on a usage error
+(sortid check: 1 for a silent finding, 3 when it could not read the database).
 `
 
 // subcommandUsage is what `sortid SUBCOMMAND -h` prints above the flags.
@@ -170,6 +171,18 @@ error: sortid sql uuidv7 | psql -v ON_ERROR_STOP=1 "$DATABASE_URL".
 Where the server can load the sortid extension (extension/ in sortid's
 source), use CREATE EXTENSION sortid instead: real types, not domains. On a
 database that has the extension, the script changes nothing and fails.
+`,
+	"sortid check": `Usage: sortid check [--json] [--psql PROGRAM] DSN
+
+Reads a PostgreSQL database through psql, every schema, in one SELECT in
+a READ ONLY transaction, and names each column that holds IDs where an
+answer can be silently wrong: KSUIDs as text under a collation that does
+not sort them by time, IDs in bytea. Each finding gives the fix (the
+online one first) and what a conversion must carry. It needs only USAGE
+on the schemas and SELECT on the tables.
+
+Exit status: 1 when a finding can give a silent wrong answer, 0 when none
+can, 3 when the database could not be read, 2 on a usage error.
 `,
 	"sortid sql to-extension": `Usage: sortid sql to-extension
 
