@@ -673,3 +673,43 @@ func BenchmarkPostgresColumnTypes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPostgresCheck: sqltype.Check, the query behind sortid check,
+// on a database of 1,000 tables, each with four columns that may hold
+// IDs (a varchar key and reference under the default collation, a text,
+// a bytea) and 100 rows; 5 runs, the median and range of the time.
+//
+//	cd bench && env $(../scripts/testenv.sh) go test -run '^$' -bench PostgresCheck -benchtime 1x -v
+func BenchmarkPostgresCheck(b *testing.B) {
+	ext, _ := benchExtension(b)
+	ctx := context.Background()
+	if _, err := ext.Exec(ctx, `DROP SCHEMA IF EXISTS check1000 CASCADE; CREATE SCHEMA check1000;
+		DO $$ BEGIN FOR i IN 1..1000 LOOP
+			EXECUTE format('CREATE TABLE check1000.t%s (id varchar(27) PRIMARY KEY, name text, blob bytea, ref varchar(27))', i);
+			EXECUTE format('INSERT INTO check1000.t%s SELECT ksuid_generate()::text, ''n'' || g, ''\x00'', ksuid_generate()::text FROM generate_series(1, 100) g', i);
+		END LOOP; END $$`); err != nil {
+		b.Fatal(err)
+	}
+	defer ext.Exec(ctx, "DROP SCHEMA check1000 CASCADE")
+	conn, err := pgx.ConnectConfig(ctx, ext.Config().ConnConfig)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for b.Loop() {
+		var took []float64
+		for range 5 {
+			start := time.Now()
+			findings, columns, err := sqltype.Check(ctx, conn)
+			if err != nil || columns < 4000 || len(findings) < 2000 {
+				b.Fatalf("Check: %d findings of %d columns, %v", len(findings), columns, err)
+			}
+			took = append(took, time.Since(start).Seconds())
+		}
+		b.Logf("Check on 1,000 tables (s): %.2f", took)
+		slices.Sort(took)
+		b.ReportMetric(took[2], "s-median")
+		b.ReportMetric(took[0], "s-min")
+		b.ReportMetric(took[4], "s-max")
+	}
+}

@@ -130,8 +130,8 @@ func TestSortidCheck(t *testing.T) {
 		{"public.order_items.order_id", "KSUID text", true, `COLLATE "C"`, "order_items_order_fk to orders"},
 		{"public.order_items.id", "KSUID text", true, `COLLATE "C"`, ""},
 		{"public.events.id", "KSUID text", true, `COLLATE "C"`, "partitioned by it (RANGE)"},
-		{"public.raw_keys.id", "KSUID raw bytes", true, "USING bytea_to_ksuid(id)", ""},
-		{"public.text_keys.id", "KSUID text bytes", true, "USING ksuid_from_text(convert_from(id, 'UTF8'))", ""},
+		{"public.raw_keys.id", "KSUID raw bytes", true, `USING bytea_to_ksuid("id")`, ""},
+		{"public.text_keys.id", "KSUID text bytes", true, `USING ksuid_from_text(convert_from("id", 'UTF8'))`, ""},
 		{"public.sessions.sid", "ObjectID text", false, "TYPE objectid", ""},
 		{"hidden.secret.id", "unknown", true, "SELECT on hidden.secret", ""},
 	}

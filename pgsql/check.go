@@ -29,7 +29,7 @@ var ErrCheckResult = errors.New("not the result of CheckQuery")
 
 // A Finding is what sortid check says of one column that holds IDs.
 type Finding struct {
-	Table  string `json:"table"`  // schema-qualified
+	Table  string `json:"table"`  // schema-qualified, as the catalog names it (unquoted)
 	Column string `json:"column"` // its name
 	Type   string `json:"type"`   // as the database writes it, with its collation where that matters
 	Holds  string `json:"holds"`  // what the sample holds: "KSUID text", "KSUID raw bytes", …
@@ -61,7 +61,7 @@ func (f Finding) String() string {
 // checkColumn is one element of CheckQuery's result.
 type checkColumn struct {
 	Schema, Table, Column, Type, Typname, Base, Collation string
-	Bytewise, Readable, Indexed                           bool
+	Bytewise, Readable                                    bool
 	PartitionKey                                          bool   `json:"partition_key"`
 	PartitionStrategy                                     string `json:"partition_strategy"`
 	Sample                                                []string
@@ -90,12 +90,13 @@ func Check(result []byte, now time.Time) (findings []Finding, columns int, err e
 }
 
 func (c checkColumn) finding(now time.Time) (Finding, bool) {
-	f := Finding{Table: quoteIdent(c.Schema) + "." + quoteIdent(c.Table), Column: c.Column, Type: c.Type}
-	col, table := quoteIdent(c.Column), f.Table
+	f := Finding{Table: c.Schema + "." + c.Table, Column: c.Column, Type: c.Type}
+	// The fixes' SQL quotes every name: nothing to guess about key words.
+	col, table := quoteIdent(c.Column), quoteIdent(c.Schema)+"."+quoteIdent(c.Table)
 	if !c.Readable {
 		f.Holds, f.Silent = "unknown", true
 		f.Problem = "the role may not read it (no SELECT), so it was not checked"
-		f.Fixes = []string{"run sortid check as a role with SELECT on " + table}
+		f.Fixes = []string{"run sortid check as a role with SELECT on " + f.Table}
 		return f, true
 	}
 	if c.Typname == "ksuid" || c.Typname == "objectid" || c.Base == "uuid" {
@@ -222,33 +223,4 @@ func isForm(holds, v string, now time.Time) bool {
 		return err == nil && plausible(id.Time(), now)
 	}
 	return false
-}
-
-// reserved is PostgreSQL's reserved key words that are likely names.
-var reserved = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`all analyse analyze and any array as asc asymmetric both case cast check collate column
-		constraint create current_date current_role current_time current_timestamp current_user default deferrable desc
-		distinct do else end except false fetch for foreign from grant group having in initially intersect into lateral
-		leading limit localtime localtimestamp not null offset on only or order placing primary references returning
-		select session_user some symmetric system_user table then to trailing true union unique user using variadic
-		when where window with`) {
-		reserved[w] = true
-	}
-}
-
-// quoteIdent quotes an identifier where PostgreSQL needs it quoted.
-func quoteIdent(name string) string {
-	plain := name != ""
-	for i, r := range name {
-		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
-			plain = false
-			break
-		}
-	}
-	if plain && !reserved[name] {
-		return name
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }

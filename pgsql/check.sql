@@ -43,7 +43,6 @@ SELECT coalesce(json_agg(json_build_object(
 			'SELECT %s AS v FROM %I.%I WHERE %I IS NOT NULL LIMIT 20',
 			CASE WHEN basetype = 'bytea' THEN format('encode(%I, ''hex'')', attname) ELSE format('%I::text', attname) END,
 			nspname, relname, attname), false, false, '')))::text[] END,
-	'indexed', EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = relid AND i.indkey[0] = attnum),
 	'partition_key', EXISTS (SELECT 1 FROM pg_partitioned_table p WHERE p.partrelid = relid AND attnum = ANY (p.partattrs::int2[])),
 	'partition_strategy', (SELECT p.partstrat FROM pg_partitioned_table p WHERE p.partrelid = relid),
 	'referenced_by', (SELECT json_agg(format('%s on %s', con.conname, con.conrelid::regclass) ORDER BY con.conname)

@@ -46,11 +46,11 @@ func TestCheckClassifies(t *testing.T) {
 		t.Fatalf("%d findings; want icu and raw: %v", len(findings), findings)
 	}
 	icu, raw := findings[0], findings[1]
-	if icu.Table != `public."order"` || icu.Column != "icu" || !icu.Silent || icu.Holds != "KSUID text" ||
-		!strings.Contains(icu.Fixes[0], `CREATE INDEX CONCURRENTLY ON public."order" ((icu COLLATE "C"))`) {
+	if icu.Table != "public.order" || icu.Column != "icu" || !icu.Silent || icu.Holds != "KSUID text" ||
+		!strings.Contains(icu.Fixes[0], `CREATE INDEX CONCURRENTLY ON "public"."order" (("icu" COLLATE "C"))`) {
 		t.Errorf("the ICU column: %+v", icu)
 	}
-	if !raw.Silent || raw.Holds != "KSUID raw bytes" || !strings.Contains(raw.Fixes[0], "USING bytea_to_ksuid(raw)") {
+	if !raw.Silent || raw.Holds != "KSUID raw bytes" || !strings.Contains(raw.Fixes[0], `USING bytea_to_ksuid("raw")`) {
 		t.Errorf("the bytea column: %+v", raw)
 	}
 	for _, bad := range []string{"", "{}", "[{", `[{"sample": 3}]`} {

@@ -488,9 +488,14 @@ func partitionName(table, suffix string) string {
 func quoteQualified(table string) string {
 	parts := strings.Split(table, ".")
 	for i, p := range parts {
-		parts[i] = `"` + strings.ReplaceAll(p, `"`, `""`) + `"`
+		parts[i] = quoteIdent(p)
 	}
 	return strings.Join(parts, ".")
+}
+
+// quoteIdent quotes one name as an identifier, whatever it holds.
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
 // literal quotes s as an SQL string literal (standard_conforming_strings).
