@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -25,11 +26,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("sortid check", stderr)
 	asJSON := fs.Bool("json", false, "print the findings as a JSON array")
 	psqlFlag := fs.String("psql", "psql", "the psql program to connect with")
+	mongoFlag := fs.String("mongodb", "sortid-check-mongodb", "the program that checks a mongodb:// URI")
 	if code := parseFlags(fs, args); code >= 0 {
 		return code
 	}
 	if fs.NArg() != 1 {
 		return usageError(stderr, "check takes one PostgreSQL connection string or URL, got %d arguments", fs.NArg())
+	}
+	if uri := fs.Arg(0); strings.HasPrefix(uri, "mongodb://") || strings.HasPrefix(uri, "mongodb+srv://") {
+		return runMongoCheck(*mongoFlag, *asJSON, uri, stdout, stderr)
 	}
 	psql, err := exec.LookPath(*psqlFlag)
 	if err != nil {
@@ -74,4 +79,32 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// runMongoCheck runs sortid-check-mongodb on uri, which holds the MongoDB
+// driver this command does not import, and passes its output and exit
+// status on.
+func runMongoCheck(program string, asJSON bool, uri string, stdout, stderr io.Writer) int {
+	path, err := exec.LookPath(program)
+	if err != nil {
+		fmt.Fprintf(stderr, "sortid check: %v (a MongoDB URI is read by sortid-check-mongodb: go install github.com/sortid/sortid/bsoncodec/cmd/sortid-check-mongodb@latest, or name it with --mongodb)\n", err)
+		return exitCannotCheck
+	}
+	args := []string{uri}
+	if asJSON {
+		args = []string{"--json", uri}
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &exit) && exit.ExitCode() >= 0:
+		return exit.ExitCode()
+	default:
+		fmt.Fprintf(stderr, "sortid check: %s: %v\n", program, err)
+		return exitCannotCheck
+	}
 }

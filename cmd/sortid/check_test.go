@@ -29,3 +29,22 @@ func TestCheckCannotCheck(t *testing.T) {
 		t.Errorf("psql printing something else: %d, %q, %q; want %d", code, out, stderr, exitCannotCheck)
 	}
 }
+
+// TestCheckMongoDB: a mongodb:// URI goes to sortid-check-mongodb, whose
+// output and exit status come back as they are; where it is missing,
+// sortid check says how to install it.
+func TestCheckMongoDB(t *testing.T) {
+	if _, stderr, code := sortid(t, "", "check", "--mongodb", "/nonexistent/sortid-check-mongodb", "mongodb://x/db"); code != exitCannotCheck || !strings.Contains(stderr, "go install github.com/sortid/sortid/bsoncodec/cmd/sortid-check-mongodb") {
+		t.Errorf("no sortid-check-mongodb: %d, %q; want %d", code, stderr, exitCannotCheck)
+	}
+	fake := filepath.Join(t.TempDir(), "sortid-check-mongodb")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"args: $*\"\necho oops >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, uri := range []string{"mongodb://x/db", "mongodb+srv://x/db"} {
+		out, stderr, code := sortid(t, "", "check", "--json", "--mongodb", fake, uri)
+		if code != exitError || out != "args: --json "+uri+"\n" || stderr != "oops\n" {
+			t.Errorf("check --json %s: %d, %q, %q; want 1, the program's output", uri, code, out, stderr)
+		}
+	}
+}

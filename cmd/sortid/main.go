@@ -79,7 +79,8 @@ Usage:
   sortid sql to-extension                     (converts the domains' columns to the sortid extension's types)
   sortid check [--json] DSN                   (reads a PostgreSQL database through psql, changing nothing, and names
                                                each ID column that can answer silently wrong, with the fix;
-                                               exit status 1 when one can, 0 when none, 3 when it could not read it)
+                                               exit status 1 when one can, 0 when none, 3 when it could not read it;
+                                               a mongodb:// URI is read by sortid-check-mongodb, the same way)
   sortid --version
   sortid SUBCOMMAND -h                        (that subcommand's usage)
 
@@ -173,6 +174,7 @@ source), use CREATE EXTENSION sortid instead: real types, not domains. On a
 database that has the extension, the script changes nothing and fails.
 `,
 	"sortid check": `Usage: sortid check [--json] [--psql PROGRAM] DSN
+       sortid check [--json] [--mongodb PROGRAM] mongodb://host/database
 
 Reads a PostgreSQL database through psql, every schema, in one SELECT in
 a READ ONLY transaction, and names each column that holds IDs where an
@@ -180,6 +182,15 @@ answer can be silently wrong: KSUIDs as text under a collation that does
 not sort them by time, IDs in bytea. Each finding gives the fix (the
 online one first) and what a conversion must carry. It needs only USAGE
 on the schemas and SELECT on the tables.
+
+A mongodb:// or mongodb+srv:// URI is read by sortid-check-mongodb, which
+sortid check runs (install it with go install
+github.com/sortid/sortid/bsoncodec/cmd/sortid-check-mongodb@latest; it
+holds the MongoDB driver, which this command does not). It samples each
+collection of the URI's database for fields that hold KSUIDs or
+ObjectIDs, counts their stored forms, and names binary KSUIDs, hex
+ObjectIDs, collations other than simple, zero KSUIDs, and normalizations
+left stopped or running.
 
 Exit status: 1 when a finding can give a silent wrong answer, 0 when none
 can, 3 when the database could not be read, 2 on a usage error.
