@@ -56,6 +56,9 @@ func TestSortidCheck(t *testing.T) {
 		`CREATE TABLE good (id text COLLATE "C" PRIMARY KEY, k ksuid, u uuid DEFAULT gen_random_uuid(), name text, digest bytea)`,
 		fmt.Sprintf("INSERT INTO good VALUES ('%s', '%s', DEFAULT, 'Ada Lovelace', '\\x%x')", k(), k(), sha1.Sum([]byte("a"))),
 		fmt.Sprintf("INSERT INTO good VALUES ('%s', '%s', DEFAULT, 'Grace Hopper', '\\x%x')", k(), k(), sha1.Sum([]byte("b"))),
+		"CREATE VIEW good_text AS SELECT k::text AS k, id FROM good", // k::text takes the database's collation
+		"CREATE TABLE gen (k ksuid PRIMARY KEY, k_text text GENERATED ALWAYS AS (k::text) STORED)",
+		fmt.Sprintf("INSERT INTO gen (k) VALUES ('%s')", k()),
 		"CREATE SCHEMA hidden",
 		"CREATE TABLE hidden.secret (id varchar(27) PRIMARY KEY)",
 		fmt.Sprintf("INSERT INTO hidden.secret VALUES ('%s')", k()),
@@ -134,6 +137,8 @@ func TestSortidCheck(t *testing.T) {
 		{"public.text_keys.id", "KSUID text bytes", true, `USING ksuid_from_text(convert_from("id", 'UTF8'))`, ""},
 		{"public.sessions.sid", "ObjectID text", false, "TYPE objectid", ""},
 		{"hidden.secret.id", "unknown", true, "SELECT on hidden.secret", ""},
+		{"public.good_text.k", "KSUID text", true, `compare and order by "k" COLLATE "C" in every query of the view`, ""},
+		{"public.gen.k_text", "KSUID text", true, "compare the column it is generated from", ""},
 	}
 	for _, w := range want {
 		f, ok := got[w.column]
@@ -145,8 +150,14 @@ func TestSortidCheck(t *testing.T) {
 			t.Errorf("%s: %+v; want holds %q, silent %v, a fix with %q, a note with %q", w.column, f, w.holds, w.silent, w.fix, w.note)
 		}
 	}
-	if len(got) != 8 {
-		t.Errorf("%d columns reported; want the 8 above, not good's: %v", len(got), findings)
+	if len(got) != 10 {
+		t.Errorf("%d columns reported; want the 10 above, not good's: %v", len(got), findings)
+	}
+	for _, view := range []string{"public.good_text.k", "public.gen.k_text"} {
+		if f := got[view]; strings.Contains(strings.Join(f.Fixes, "\n"), "CREATE INDEX") != (view == "public.gen.k_text") ||
+			strings.Contains(strings.Join(f.Fixes, "\n"), "ALTER TABLE") {
+			t.Errorf("%s: fixes %q: an index only for the generated column, no ALTER TABLE for either", view, f.Fixes)
+		}
 	}
 	if after := dump(); after != before {
 		t.Errorf("the schema changed under sortid check:\n%s\n----\n%s", before, after)
@@ -154,7 +165,7 @@ func TestSortidCheck(t *testing.T) {
 
 	// The text report, and the library function beneath it, agree.
 	text, _ := exec.CommandContext(ctx, bin, "check", url).Output()
-	if !strings.Contains(string(text), "SILENT: KSUIDs' text under the collation") || !strings.Contains(string(text), "8 findings, 7 of them silent") {
+	if !strings.Contains(string(text), "SILENT: KSUIDs' text under the collation") || !strings.Contains(string(text), "10 findings, 9 of them silent") {
 		t.Errorf("sortid check's report:\n%s", text)
 	}
 	conn, err := pgx.Connect(ctx, url)
@@ -163,8 +174,8 @@ func TestSortidCheck(t *testing.T) {
 	}
 	defer conn.Close(context.Background())
 	lib, columns, err := sqltype.Check(ctx, conn)
-	if err != nil || len(lib) != len(findings) || columns != 13 {
-		t.Errorf("sqltype.Check: %d findings of %d columns, %v; want %d of 13", len(lib), columns, err, len(findings))
+	if err != nil || len(lib) != len(findings) || columns != 17 {
+		t.Errorf("sqltype.Check: %d findings of %d columns, %v; want %d of 17", len(lib), columns, err, len(findings))
 	}
 
 	// Where nothing can go silently wrong: exit status 0.

@@ -62,6 +62,8 @@ func (f Finding) String() string {
 type checkColumn struct {
 	Schema, Table, Column, Type, Typname, Base, Collation string
 	Bytewise, Readable                                    bool
+	Relkind                                               string // "r", "p", "v" (a view), "m" (materialized)
+	Generated                                             string // a generated column's expression
 	PartitionKey                                          bool   `json:"partition_key"`
 	PartitionStrategy                                     string `json:"partition_strategy"`
 	Sample                                                []string
@@ -108,23 +110,46 @@ func (c checkColumn) finding(now time.Time) (Finding, bool) {
 	}
 	f.Holds = holds
 	typ := kindType[kind]
+	view := c.Relkind == "v" || c.Relkind == "m"
+	switch {
+	case view:
+		f.Type += " in a view"
+		if c.Relkind == "m" {
+			f.Type = strings.Replace(f.Type, "a view", "a materialized view", 1)
+		}
+	case c.Generated != "":
+		f.Type += " GENERATED ALWAYS AS (" + c.Generated + ")"
+	}
+	convert := fmt.Sprintf("convert: ALTER TABLE %s ALTER COLUMN %s TYPE %s", table, col, typ)
+	switch {
+	case view:
+		convert = fmt.Sprintf("define the view's column as %s (DROP VIEW and CREATE VIEW: CREATE OR REPLACE VIEW cannot change a column's type or collation)", typ)
+	case c.Generated != "":
+		convert = "compare the column it is generated from, or generate it in the ID's type"
+	}
 	switch {
 	case c.Base == "bytea":
 		f.Silent = true
 		f.Problem = "a bytea column: pgx sends a typed ID as raw bytes in its prepared modes and as its text in exec mode and the simple protocol, and strings, lib/pq and psql send the text; where the form is not the one stored, a lookup misses and NOT IN matches every row (sqltype's hook refuses a typed ID here, nothing guards a string)"
-		f.Fixes = []string{fmt.Sprintf("convert it: ALTER TABLE %s ALTER COLUMN %s TYPE %s USING %s", table, col, typ, byteaConversion(holds, kind, col))}
+		if !view && c.Generated == "" {
+			convert = fmt.Sprintf("convert it: ALTER TABLE %s ALTER COLUMN %s TYPE %s USING %s", table, col, typ, byteaConversion(holds, kind, col))
+		}
+		f.Fixes = []string{convert}
 	case kind == "ksuid" && !c.Bytewise:
 		f.Type += fmt.Sprintf(" COLLATE %q", c.Collation)
 		f.Silent = true
 		f.Problem = fmt.Sprintf("KSUIDs' text under the collation %q does not sort by time: a window (%s >= $1 AND %s < $2), ORDER BY %s, keyset pages and range partition bounds give rows of other times; =, IN and NOT IN are right", c.Collation, col, col, col)
-		f.Fixes = []string{
-			fmt.Sprintf(`online: CREATE INDEX CONCURRENTLY ON %s ((%s COLLATE "C")); then compare and order by %s COLLATE "C"`, table, col, col),
-			fmt.Sprintf("convert: ALTER TABLE %s ALTER COLUMN %s TYPE %s (rewrites the table under an exclusive lock)", table, col, typ),
+		online := fmt.Sprintf(`online: CREATE INDEX CONCURRENTLY ON %s ((%s COLLATE "C")); then compare and order by %s COLLATE "C"`, table, col, col)
+		if view {
+			online = fmt.Sprintf(`compare and order by %s COLLATE "C" in every query of the view`, col)
+		} else if c.Generated == "" {
+			convert += " (rewrites the table under an exclusive lock; docs/migrating.md converts it online)"
 		}
+		f.Fixes = []string{online, convert}
 	case !c.Bytewise:
 		f.Type += fmt.Sprintf(" COLLATE %q", c.Collation)
 		f.Problem = fmt.Sprintf("%s as text under %q, which sorts lowercase hex as its bytes: right, but unchecked and larger than the %s type", holds, c.Collation, typ)
-		f.Fixes = []string{fmt.Sprintf("convert: ALTER TABLE %s ALTER COLUMN %s TYPE %s", table, col, typ)}
+		f.Fixes = []string{convert}
 	default:
 		return f, false // the text in byte order: right
 	}

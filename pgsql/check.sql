@@ -8,10 +8,13 @@
 -- a zero ID is stored (looked up only where an index leads with the
 -- column). The samples are read with query_to_xml, so the query needs
 -- only USAGE on the schemas and SELECT on the tables; a column it may not
--- read has no sample and is reported as such. Tables of extensions and
--- partitions (their parent is checked) are left out.
+-- read has no sample and is reported as such. Views and materialized
+-- views are read as tables are: a view's text column takes the
+-- database's collation even where the column it shows is sortid's type.
+-- Tables of extensions and partitions (their parent is checked) are left
+-- out.
 WITH cols AS (
-	SELECT n.nspname, c.relname, c.oid AS relid, c.relkind, a.attname, a.attnum,
+	SELECT n.nspname, c.relname, c.oid AS relid, c.relkind, a.attname, a.attnum, a.attgenerated,
 		format_type(a.atttypid, a.atttypmod) AS typ,
 		t.typname,
 		coalesce(bt.typname, t.typname) AS basetype,
@@ -28,7 +31,7 @@ WITH cols AS (
 		JOIN pg_type t ON t.oid = a.atttypid
 		LEFT JOIN pg_type bt ON bt.oid = t.typbasetype AND t.typtype = 'd'
 		LEFT JOIN pg_collation co ON co.oid = a.attcollation
-	WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
+	WHERE c.relkind IN ('r', 'p', 'v', 'm') AND NOT c.relispartition
 		AND a.attnum > 0 AND NOT a.attisdropped
 		AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE E'pg\\_%'
 		AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
@@ -38,7 +41,9 @@ WITH cols AS (
 SELECT coalesce(json_agg(json_build_object(
 	'schema', nspname, 'table', relname, 'column', attname, 'type', typ,
 	'typname', typname, 'base', basetype, 'collation', collname, 'bytewise', bytewise,
-	'readable', readable,
+	'readable', readable, 'relkind', relkind,
+	'generated', CASE WHEN attgenerated <> '' THEN pg_get_expr(
+		(SELECT ad.adbin FROM pg_attrdef ad WHERE ad.adrelid = relid AND ad.adnum = attnum), relid) END,
 	'sample', CASE WHEN readable THEN (xpath('/table/row/v/text()', query_to_xml(format(
 			'SELECT %s AS v FROM %I.%I WHERE %I IS NOT NULL LIMIT 20',
 			CASE WHEN basetype = 'bytea' THEN format('encode(%I, ''hex'')', attname) ELSE format('%I::text', attname) END,
