@@ -37,7 +37,9 @@ func TestMongoCheck(t *testing.T) {
 			t.Fatalf("%s: %v", coll, err)
 		}
 	}
-	bin := func(id ksuid.KSUID) bson.Binary { return bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: id.Bytes()} }
+	bin := func(id ksuid.KSUID) bson.Binary {
+		return bson.Binary{Subtype: bson.TypeBinaryGeneric, Data: id.Bytes()}
+	}
 	day := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 	var orders []any
 	for i := range 48 { // an order an hour over two days, _id as segmentio's strings
