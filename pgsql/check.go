@@ -146,6 +146,9 @@ func (c checkColumn) finding(now time.Time) (Finding, bool) {
 			convert += " (rewrites the table under an exclusive lock; docs/migrating.md converts it online)"
 		}
 		f.Fixes = []string{online, convert}
+		if !view {
+			f.Notes = append(f.Notes, fmt.Sprintf("GORM: sortid's plugin refuses the table until it is converted; gormplugin.WithEqualityOnly(%q) accepts it for lookups by equality meanwhile", gormTableName(c.Schema, c.Table)))
+		}
 	case !c.Bytewise:
 		f.Type += fmt.Sprintf(" COLLATE %q", c.Collation)
 		f.Problem = fmt.Sprintf("%s as text under %q, which sorts lowercase hex as its bytes: right, but unchecked and larger than the %s type", holds, c.Collation, typ)
@@ -248,4 +251,13 @@ func isForm(holds, v string, now time.Time) bool {
 		return err == nil && plausible(id.Time(), now)
 	}
 	return false
+}
+
+// gormTableName is the table as a GORM statement names it: unqualified in
+// public, the schema's default.
+func gormTableName(schema, table string) string {
+	if schema == "public" {
+		return table
+	}
+	return schema + "." + table
 }
