@@ -14,14 +14,18 @@
 #     mariadb:11.8 and mongo:8 where they can be pulled, otherwise
 #     stand-ins built without any registry: MySQL 9.7 (sid) and MariaDB
 #     11.8 (trixie) from Debian (testenv/mysql), and FerretDB 2.7 on
-#     PostgreSQL 18 with DocumentDB 1.0 (sid; testenv/ferretdb). The Debian servers stand on rootfs images made by
+#     PostgreSQL 18 with DocumentDB 1.0 (sid; testenv/ferretdb); a Citus
+#     14.0.1 node (testenv/citus), the PostgreSQL 18 image with Citus
+#     compiled from its release source (SORTID_CITUS_ARCHIVE, or
+#     ../shared/vendor beside the repository; testenv/citus-build). The Debian servers stand on rootfs images made by
 #     debootstrap, one per release, all at once. Everything is tagged by a
 #     hash of its sources, so a second run reuses it and takes seconds;
 #     stand-in images of other tags (older sources) are removed.
 #
 # SORTID_TEST_POSTGRES_IMAGE (18), SORTID_TEST_POSTGRES17_IMAGE,
 # SORTID_TEST_POSTGRES15_IMAGE, SORTID_TEST_MYSQL_IMAGE,
-# SORTID_TEST_MARIADB_IMAGE and SORTID_TEST_MONGO_IMAGE, when set, are used
+# SORTID_TEST_MARIADB_IMAGE, SORTID_TEST_MONGO_IMAGE and
+# SORTID_TEST_CITUS_IMAGE, when set, are used
 # as they are. When no engine
 # can be had, this script says why on stderr and still exits 0: the tests
 # then fail in CI, or skip elsewhere, with the same reason.
@@ -123,13 +127,14 @@ debian_mirror() {
 # image itself, against that server's own headers and with that suite's
 # compiler (gcc 12, 14, 16). pg_partman (5.2.4 on 17, 5.5.0 on 18) and
 # TimescaleDB (2.31.0, Debian's Apache-licensed build, on 18) are there
-# for the partition tests. "-" is none. MySQL is its server and client
+# for the partition tests; the -dev libraries on 18 are what Citus's
+# build needs (testenv/citus-build). "-" is none. MySQL is its server and client
 # binaries alone: mysql-server's maintainer scripts want a running
 # system, and the image's entrypoint does their set-up.
 rootfs_specs=(
 	"pg15 bookworm postgresql-15,gcc,make,libc6-dev - postgresql-server-dev-15"
 	"pg17 trixie postgresql-17,gcc,make,libc6-dev postgresql-17-partman postgresql-server-dev-17"
-	"pg18 sid postgresql-18,postgresql-18-pg-uuidv7,pgbouncer,gcc,make,libc6-dev postgresql-18-partman,postgresql-18-timescaledb postgresql-server-dev-18"
+	"pg18 sid postgresql-18,postgresql-18-pg-uuidv7,pgbouncer,gcc,make,libc6-dev postgresql-18-partman,postgresql-18-timescaledb,libzstd-dev,liblz4-dev,libkrb5-dev,libicu-dev,libcurl4-openssl-dev,libpq-dev postgresql-server-dev-18"
 	"mariadb trixie mariadb-server - -"
 	"mysql sid mysql-server-core,mysql-client - -"
 	"documentdb sid postgresql-18 postgresql-18-documentdb -"
@@ -280,6 +285,64 @@ build_ferretdb() {
 	echo "$tag"
 }
 
+# The release source of Citus, which no registry here serves
+# (../shared/vendor/README.md beside the repository), and its sha256.
+citus_version=14.0.1
+citus_sha256=acfa9a77cd84a8e1edab26cca4a71355f39c910c01586da89560e0240d4b05ba
+
+# citus_archive prints the path of the archive: SORTID_CITUS_ARCHIVE, or
+# the shared folder beside the repository (or the work folder's).
+citus_archive() {
+	local f
+	for f in "${SORTID_CITUS_ARCHIVE:-}" "$root/../shared/vendor/citus-$citus_version.tar.gz" \
+		"$root/../../shared/vendor/citus-$citus_version.tar.gz" "/work/shared/vendor/citus-$citus_version.tar.gz"; do
+		if [ -n "$f" ] && [ -f "$f" ]; then
+			echo "$f"
+			return 0
+		fi
+	done
+	log "the Citus $citus_version source archive is missing: set SORTID_CITUS_ARCHIVE, or put it in ../shared/vendor beside the repository"
+	return 1
+}
+
+# build_citus_install: Citus built on the PostgreSQL 18 rootfs
+# (testenv/citus-build), once per archive and rootfs.
+build_citus_install() {
+	local base archive tag
+	base=$(rootfs_of pg18) || return 1
+	have_image "$base" || return 1
+	archive=$(citus_archive) || return 1
+	if [ "$(sha256sum <"$archive" | cut -c1-64)" != "$citus_sha256" ]; then
+		log "$archive is not Citus $citus_version's release source (its sha256 differs)"
+		return 1
+	fi
+	tag="sortid-test/citus-build:$citus_version-$(hash_of testenv/citus-build "$base" "$citus_sha256")"
+	if ! have_image "$tag"; then
+		local ctx
+		ctx=$(mktemp -d)
+		log "building Citus $citus_version from its source (about six minutes on two cores)"
+		cp "$root/testenv/citus-build/Dockerfile" "$ctx/"
+		cp "$archive" "$ctx/citus.tar.gz"
+		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" -t "$tag" "$ctx" ||
+			{ log "Citus does not build"; rm -rf "$ctx"; return 1; }
+		rm -rf "$ctx"
+	fi
+	echo "$tag"
+}
+
+# build_citus: a Citus node, the sortid PostgreSQL 18 image with Citus.
+build_citus() {
+	local base install tag
+	base=$(build_postgres 18) || return 1
+	install=$(build_citus_install) || return 1
+	tag="sortid-test/citus:$citus_version-$(hash_of testenv/citus "$base" "$install")"
+	if ! have_image "$tag"; then
+		log "building $tag"
+		DOCKER_BUILDKIT=0 quiet docker build --force-rm --build-arg BASE="$base" --build-arg CITUS="$install" -t "$tag" "$root/testenv/citus" || return 1
+	fi
+	echo "$tag"
+}
+
 # choose NAME DEFAULT BUILDER: the image for NAME, printed as NAME=image.
 choose() {
 	local name=$1 default=$2 builder=$3 image
@@ -337,6 +400,11 @@ for major in 15 17 18; do
 	build_postgres "$major" >/dev/null &
 	pg_builds+=($!)
 done
+# Citus compiles beside them (choose then finds it built).
+if [ -z "${SORTID_TEST_CITUS_IMAGE:-}" ]; then
+	build_citus_install >/dev/null &
+	pg_builds+=($!)
+fi
 wait "${pg_builds[@]}"
 choose SORTID_TEST_POSTGRES_IMAGE "" build_postgres18
 choose SORTID_TEST_POSTGRES17_IMAGE "" build_postgres17
@@ -344,6 +412,12 @@ choose SORTID_TEST_POSTGRES15_IMAGE "" build_postgres15
 choose SORTID_TEST_MYSQL_IMAGE mysql:9.7 build_mysql97
 choose SORTID_TEST_MARIADB_IMAGE mariadb:11.8 build_mariadb118
 choose SORTID_TEST_MONGO_IMAGE mongo:8 build_ferretdb
+choose SORTID_TEST_CITUS_IMAGE "" build_citus
+# Citus's build stays, so that a changed extension does not compile it
+# again.
+if citus_install=$(build_citus_install 2>/dev/null); then
+	in_use+=("$citus_install")
+fi
 # The rootfs images stay, so that an edited stand-in builds in seconds.
 for spec in "${rootfs_specs[@]}"; do
 	# shellcheck disable=SC2086

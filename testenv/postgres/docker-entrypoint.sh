@@ -1,9 +1,10 @@
 #!/bin/sh
 # Starts PostgreSQL the way the official image does, so the same test code
-# serves both: POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DB and
-# POSTGRES_INITDB_ARGS are honoured, and "database system is ready to
-# accept connections" is logged twice, once by a temporary server during
-# set-up (on the Unix socket only) and once by the real one.
+# serves both: POSTGRES_USER, POSTGRES_PASSWORD, POSTGRES_DB,
+# POSTGRES_INITDB_ARGS and POSTGRES_HOST_AUTH_METHOD are honoured, and
+# "database system is ready to accept connections" is logged twice, once
+# by a temporary server during set-up (on the Unix socket only) and once
+# by the real one.
 set -eu
 
 if [ "${1:-}" != "postgres" ]; then
@@ -26,7 +27,7 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
 		--auth-local=trust --auth-host=scram-sha-256 --encoding=UTF8 --locale=C.UTF-8 \
 		${POSTGRES_INITDB_ARGS:-} >/dev/null
 	rm -f "$pwfile"
-	echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
+	echo "host all all all ${POSTGRES_HOST_AUTH_METHOD:-scram-sha-256}" >>"$PGDATA/pg_hba.conf"
 
 	runuser -u postgres -- pg_ctl -D "$PGDATA" -o "-c listen_addresses='' -c unix_socket_directories=/var/run/postgresql" -w start
 	if [ "$db" != "postgres" ]; then
