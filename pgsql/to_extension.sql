@@ -54,6 +54,7 @@ DECLARE
 	procs oid[];
 	sigs text[];
 	problems text[];
+	citus_tables text[];
 	r record;
 	fk record;
 	part record;
@@ -107,6 +108,21 @@ BEGIN
 			'objectid_time_encoder(timestamptz)', 'objectid_time_decoder(text)'];
 	END IF;
 	procs := ARRAY(SELECT p FROM unnest(sigs) AS sig, LATERAL to_regprocedure(format('%1$I.' || sig, schema_name)) AS p WHERE p IS NOT NULL);
+
+	-- Citus: a distributed table's distribution column cannot change type
+	-- ("cannot execute ALTER TABLE command involving partition column"),
+	-- and its rows are placed by the type's hash, which the extension's
+	-- types compute otherwise than text. Its catalog exists only with
+	-- Citus, hence EXECUTE.
+	IF EXISTS (SELECT FROM pg_extension WHERE extname = 'citus') THEN
+		EXECUTE 'SELECT array_agg(DISTINCT p.logicalrelid::regclass::text) FROM pg_dist_partition p
+			WHERE EXISTS (SELECT FROM pg_attribute a WHERE a.attrelid = p.logicalrelid
+				AND a.atttypid = ANY ($1) AND a.attnum > 0 AND NOT a.attisdropped)' INTO citus_tables USING domains;
+		IF citus_tables IS NOT NULL THEN
+			RAISE EXCEPTION 'sortid: nothing was converted: these Citus tables have columns of the ksuid or objectid domains, and Citus does not let a distributed table''s distribution column change type, nor place its rows by the new type''s hash: %', array_to_string(citus_tables, ', ')
+				USING HINT = 'Make a new table with the extension''s type, distribute it with create_distributed_table(), copy the rows (INSERT ... SELECT id::text::ksuid ...), and swap the names (docs/scale.md).';
+		END IF;
+	END IF;
 
 	-- 0. What it could not carry over, all of it named at once.
 	WITH
