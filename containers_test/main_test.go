@@ -74,6 +74,7 @@ var servers struct {
 	// The extension's database on each PostgreSQL release: the
 	// extension's tests run on every one.
 	ext15, ext17, ext18 *extServer
+	citus               citusCluster
 
 	// The extension's database on PostgreSQL 15 (ext15's), for the tests
 	// that make databases of their own on that server (pg15Database).
@@ -131,6 +132,7 @@ func runTests(m *testing.M) int {
 		fmt.Printf("PostgreSQL: image %s, %s\n", servers.ext17.image, servers.ext17.version)
 		fmt.Printf("PostgreSQL: image %s, %s\n", servers.pg15Image, servers.pg15Version)
 		fmt.Printf("PgBouncer:  %s and %s, in front of PostgreSQL 18\n", servers.bouncerVersion, servers.bouncer126Version)
+		fmt.Printf("Citus:      image %s, %s; a coordinator and 2 workers\n", servers.citus.image, servers.citus.version)
 		for _, m := range mysqlServers() {
 			fmt.Printf("MySQL:      image %s, %s\n", m.image, m.version)
 		}
@@ -188,7 +190,7 @@ func startServers(ctx context.Context) (stop func(), err error) {
 		stopBouncer, err := startPgBouncer(ctx)
 		return func() { stopBouncer(); stopPostgres() }, err
 	}
-	for _, start := range []func(context.Context) (func(), error){postgresThenBouncer, startPostgres15, startPostgres17, startMySQL, startMariaDB, startMongo} {
+	for _, start := range []func(context.Context) (func(), error){postgresThenBouncer, startPostgres15, startPostgres17, startMySQL, startMariaDB, startMongo, startCitus} {
 		wg.Go(func() {
 			s, err := safely(func() (func(), error) { return start(ctx) })
 			mu.Lock()
