@@ -652,12 +652,29 @@ func pgTable(t *testing.T, ctx context.Context, pool *pgxpool.Pool, columns stri
 // when t ends.
 func mongoCollection(t *testing.T, ctx context.Context, db *mongo.Database) *mongo.Collection {
 	t.Helper()
-	coll := db.Collection(sanitize(t.Name()))
-	if err := coll.Drop(ctx); err != nil {
+	coll, err := recreateCollection(ctx, db, sanitize(t.Name()))
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { coll.Drop(context.Background()) })
 	return coll
+}
+
+// recreateCollection drops the collection name of db and creates it
+// again, empty. It creates it explicitly: DocumentDB 1.0 creating a
+// collection on the first insert, right after a drop while other tests
+// create and drop theirs, failed once in CI with "(InternalError) Unable
+// to create the specified collection" (its cache did not yet show the
+// collection it had just made).
+func recreateCollection(ctx context.Context, db *mongo.Database, name string) (*mongo.Collection, error) {
+	coll := db.Collection(name)
+	if err := coll.Drop(ctx); err != nil {
+		return nil, fmt.Errorf("dropping %s: %w", name, err)
+	}
+	if err := db.CreateCollection(ctx, name); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", name, err)
+	}
+	return coll, nil
 }
 
 // sanitize turns a test name into an SQL or collection name.

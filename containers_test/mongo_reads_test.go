@@ -508,12 +508,13 @@ func TestMongoReadMatrix(t *testing.T) {
 				var prepareErr error
 				for _, op := range mongoOps {
 					if m == nil || mongoWrites[op.name] {
-						m = &mongoCase{form: f, style: s, a: ids[0], b: ids[1], c: ids[2], d: ids[3], tB: base.Add(time.Hour),
-							events: servers.mongoDB.Collection(name + "_events"), orders: servers.mongoDB.Collection(name + "_orders")}
-						for _, c := range []*mongo.Collection{m.events, m.orders} {
-							if err := c.Drop(ctx); err != nil {
-								t.Fatal(err)
-							}
+						m = &mongoCase{form: f, style: s, a: ids[0], b: ids[1], c: ids[2], d: ids[3], tB: base.Add(time.Hour)}
+						var err error
+						if m.events, err = recreateCollection(ctx, servers.mongoDB, name+"_events"); err != nil {
+							t.Fatal(err)
+						}
+						if m.orders, err = recreateCollection(ctx, servers.mongoDB, name+"_orders"); err != nil {
+							t.Fatal(err)
 						}
 						if err := m.seed(ctx, w); err != nil {
 							t.Fatalf("%s form, %s: %v", f.name, w.name, err)
