@@ -85,10 +85,14 @@
 //
 // With clause.OnConflict{DoUpdates: ...} or UpdateAll, a row that already
 // exists keeps its ID, and the struct must end up holding that ID rather
-// than the one the plugin made. On PostgreSQL and SQLite the plugin adds a
-// RETURNING clause for the ID columns; where the update has a WHERE, which
-// may skip rows that RETURNING then leaves out, it reads the IDs back by
-// the conflict columns after the upsert instead. MySQL has no RETURNING: there the
+// than the one the plugin made. Where every ID field is a conflict column
+// (as in GORM's saves of associations) a conflicting row holds the
+// record's IDs, and nothing is read. Otherwise, on PostgreSQL and SQLite,
+// the plugin adds a RETURNING clause for the ID columns to the upsert of
+// one record; for several records, and where the update has a WHERE, it
+// reads the IDs back by the conflict columns after the upsert: GORM gives
+// RETURNING's rows to the records by position, a WHERE leaves skipped rows
+// out, and Citus returns a distributed table's rows shard by shard. MySQL has no RETURNING: there the
 // plugin reads the IDs back by the conflict columns, so name them in
 // OnConflict.Columns (MySQL itself ignores them). An upsert on MySQL that
 // names none is an error wrapping ErrUpsertID when it could leave a struct

@@ -22,8 +22,8 @@ var ErrUpsertID = errors.New("the IDs of the rows an upsert updated are unknown"
 const settingMadeIDs = "sortid:made_ids"
 
 // settingReadBackUpsert holds the upsert clause of a create on PostgreSQL
-// or SQLite whose IDs are read back after it ran: one whose DO UPDATE has
-// a WHERE (see returnIDsOnConflict).
+// or SQLite whose IDs are read back after it ran: one of several records,
+// or whose DO UPDATE has a WHERE (see returnIDsOnConflict).
 const settingReadBackUpsert = "sortid:read_back_upsert"
 
 // settingMySQLUpsert holds, from before the statement is built, the
@@ -88,7 +88,7 @@ func refuseBlindMySQLUpsert(db *gorm.DB) {
 }
 
 // readBackUpsertIDs runs after an upsert on MySQL, or one on PostgreSQL
-// or SQLite whose update has a WHERE, and puts each row's ID into its
+// or SQLite of several records or whose update has a WHERE, and puts each row's ID into its
 // record. With the conflict columns named, it reads the IDs back by them.
 // Without, a single record that was inserted (one row affected) already
 // holds its row's ID; one that updated a row is an error, which rolls the

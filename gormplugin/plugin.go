@@ -171,6 +171,16 @@ func isIDType(t reflect.Type) bool {
 }
 
 // newID returns a new ID of type t, an ID type.
+// allConflictColumns reports whether each of fields is one of columns.
+func allConflictColumns(fields []*schema.Field, columns []clause.Column) bool {
+	for _, f := range fields {
+		if !slices.ContainsFunc(columns, func(c clause.Column) bool { return c.Name == f.DBName }) {
+			return false
+		}
+	}
+	return true
+}
+
 func (p *Plugin) newID(t reflect.Type) (any, error) {
 	k, _ := idkind.Of(t)
 	switch k {
@@ -333,12 +343,17 @@ func (p *Plugin) fillMap(db *gorm.DB, fields []*schema.Field, m reflect.Value) (
 
 // returnIDsOnConflict makes an upsert report the IDs of the rows it
 // updated: with ON CONFLICT ... DO UPDATE the row keeps the ID it had, so
-// the ID the plugin assigned must be replaced by the stored one. RETURNING
-// does that on PostgreSQL and SQLite, unless the update has a WHERE: a row
-// whose update it skips is not returned, and GORM hands the returned rows
-// to the records by position, so that a record would get the next row's
-// ID. Such an upsert reads the IDs back by its conflict columns after it
-// ran (readBackUpsertIDs); elsewhere see the package docs.
+// the ID the plugin assigned must be replaced by the stored one.
+//
+// Where every ID field is a conflict column there is nothing to replace:
+// a row conflicts only by holding the IDs the record holds (GORM saves
+// associations so). Otherwise RETURNING does it for one record; for
+// several, and for an update with a WHERE, the IDs are read back by the
+// conflict columns after the upsert ran (readBackUpsertIDs). GORM hands
+// RETURNING's rows to the records by position: a WHERE that skips a row
+// shifts every later record onto the next row's ID, and Citus returns
+// the rows of a distributed table shard by shard, not in the order of
+// VALUES, so that on a cluster records would trade IDs.
 func (p *Plugin) returnIDsOnConflict(db *gorm.DB, fields []*schema.Field) {
 	c, ok := db.Statement.Clauses["ON CONFLICT"]
 	if !ok {
@@ -353,7 +368,16 @@ func (p *Plugin) returnIDsOnConflict(db *gorm.DB, fields []*schema.Field) {
 	default:
 		return
 	}
-	if len(onConflict.Where.Exprs) > 0 {
+	if len(onConflict.Columns) == 0 && onConflict.OnConstraint == "" && onConflict.UpdateAll {
+		// GORM's conflict target for UpdateAll with none named.
+		for _, f := range db.Statement.Schema.PrimaryFields {
+			onConflict.Columns = append(onConflict.Columns, clause.Column{Name: f.DBName})
+		}
+	}
+	if len(onConflict.Columns) > 0 && allConflictColumns(fields, onConflict.Columns) {
+		return
+	}
+	if len(onConflict.Where.Exprs) > 0 || len(onConflict.Columns) > 0 && len(records(db)) > 1 {
 		db.Statement.Settings.Store(settingReadBackUpsert, onConflict)
 		return
 	}
