@@ -64,6 +64,7 @@ type checkColumn struct {
 	Bytewise, Readable                                    bool
 	Relkind                                               string // "r", "p", "v" (a view), "m" (materialized)
 	Generated                                             string // a generated column's expression
+	Distribution                                          string // Citus's method ("h" hash, "a", "r") where the table is distributed by it
 	PartitionKey                                          bool   `json:"partition_key"`
 	PartitionStrategy                                     string `json:"partition_strategy"`
 	Sample                                                []string
@@ -102,6 +103,16 @@ func (c checkColumn) finding(now time.Time) (Finding, bool) {
 		return f, true
 	}
 	if c.Typname == "ksuid" || c.Typname == "objectid" || c.Base == "uuid" {
+		if c.Distribution != "" && c.Base != c.Typname {
+			// sortid sql's domain as Citus's distribution column.
+			f.Holds = map[string]string{"ksuid": "KSUID", "objectid": "ObjectID"}[c.Typname] + " text (sortid sql's domain)"
+			f.Type += " (Citus's distribution column)"
+			f.Silent = true
+			f.Problem = "Citus 14 does not route by a domain: a lookup by = of this key finds no row, in every pgx mode and as a psql literal, and an INSERT of a literal fails"
+			lit := strings.ReplaceAll(table, "'", "''")
+			f.Fixes = []string{fmt.Sprintf("SELECT undistribute_table('%s'); then sortid sql to-extension (the extension's %s type), then SELECT create_distributed_table('%s', '%s')", lit, c.Typname, lit, strings.ReplaceAll(c.Column, "'", "''"))}
+			return f, true
+		}
 		return f, false // sortid's types and domains, and uuid, compare as their IDs
 	}
 	holds, kind := classify(c.Base, c.Sample, now)

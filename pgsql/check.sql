@@ -6,13 +6,17 @@
 -- collation sorts, the foreign keys that refer to it, whether it is the
 -- table's partition key, the functions whose bodies name it, and whether
 -- a zero ID is stored (looked up only where an index leads with the
--- column). The samples are read with query_to_xml, so the query needs
--- only USAGE on the schemas and SELECT on the tables; a column it may not
--- read has no sample and is reported as such. Views and materialized
--- views are read as tables are: a view's text column takes the
--- database's collation even where the column it shows is sortid's type.
--- Tables of extensions and partitions (their parent is checked) are left
--- out.
+-- column). In a Citus database it also reads the column each distributed
+-- table is distributed by. The samples and Citus's catalog are read with
+-- query_to_xml, so the query runs where Citus is not, and needs only
+-- USAGE on the schemas and SELECT on the tables; a column it may not read
+-- has no sample and is reported as such. A sample is the values as
+-- query_to_xml prints them, not cast to text: Citus 14 fails a query of a
+-- domain column cast to text ("attribute 1 of type record has wrong
+-- type"). Views and materialized views are read as tables are: a view's
+-- text column takes the database's collation even where the column it
+-- shows is sortid's type. Tables of extensions and partitions (their
+-- parent is checked) are left out.
 WITH cols AS (
 	SELECT n.nspname, c.relname, c.oid AS relid, c.relkind, a.attname, a.attnum, a.attgenerated,
 		format_type(a.atttypid, a.atttypmod) AS typ,
@@ -46,8 +50,13 @@ SELECT coalesce(json_agg(json_build_object(
 		(SELECT ad.adbin FROM pg_attrdef ad WHERE ad.adrelid = relid AND ad.adnum = attnum), relid) END,
 	'sample', CASE WHEN readable THEN (xpath('/table/row/v/text()', query_to_xml(format(
 			'SELECT %s AS v FROM %I.%I WHERE %I IS NOT NULL LIMIT 20',
-			CASE WHEN basetype = 'bytea' THEN format('encode(%I, ''hex'')', attname) ELSE format('%I::text', attname) END,
+			CASE WHEN basetype = 'bytea' THEN format('encode(%I, ''hex'')', attname)
+				WHEN basetype = 'bpchar' THEN format('%I::text', attname)
+				ELSE format('%I', attname) END,
 			nspname, relname, attname), false, false, '')))::text[] END,
+	'distribution', CASE WHEN to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN (xpath('/table/row/v/text()', query_to_xml(format(
+			'SELECT partmethod AS v FROM pg_catalog.pg_dist_partition WHERE logicalrelid = %s::oid::regclass AND partkey IS NOT NULL AND pg_catalog.column_to_column_name(logicalrelid, partkey) = %L',
+			relid, attname), false, false, '')))[1]::text END,
 	'partition_key', EXISTS (SELECT 1 FROM pg_partitioned_table p WHERE p.partrelid = relid AND attnum = ANY (p.partattrs::int2[])),
 	'partition_strategy', (SELECT p.partstrat FROM pg_partitioned_table p WHERE p.partrelid = relid),
 	'referenced_by', (SELECT json_agg(format('%s on %s', con.conname, con.conrelid::regclass) ORDER BY con.conname)

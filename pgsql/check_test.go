@@ -59,3 +59,35 @@ func TestCheckClassifies(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckCitusDistribution: a table Citus distributes by sortid sql's
+// domain is silent (lookups by the key find nothing); by the extension's
+// type, by uuid, or a domain column that is not the distribution column,
+// it is not.
+func TestCheckCitusDistribution(t *testing.T) {
+	col := func(name, typname, base, distribution string) string {
+		return fmt.Sprintf(`{"schema":"public","table":"orders","column":%q,"type":%q,"typname":%q,"base":%q,"collation":"","bytewise":true,"readable":true,"distribution":%q,"sample":[]}`,
+			name, typname, typname, base, distribution)
+	}
+	result := "[" + strings.Join([]string{
+		col("domain_key", "ksuid", "text", "h"),
+		col("objectid_key", "objectid", "text", "h"),
+		col("extension_key", "ksuid", "ksuid", "h"),
+		col("uuid_key", "uuid", "uuid", "h"),
+		col("domain_column", "ksuid", "text", ""),
+	}, ",") + "]"
+	findings, _, err := pgsql.Check([]byte(result), time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(findings) != 2 {
+		t.Fatalf("%d findings, want the two domain keys: %v", len(findings), findings)
+	}
+	for i, want := range []string{"KSUID", "ObjectID"} {
+		f := findings[i]
+		if !f.Silent || f.Holds != want+" text (sortid sql's domain)" || !strings.Contains(f.Problem, "Citus") ||
+			len(f.Fixes) != 1 || !strings.Contains(f.Fixes[0], `undistribute_table('"public"."orders"')`) {
+			t.Errorf("finding %d: %+v", i, f)
+		}
+	}
+}
