@@ -72,8 +72,11 @@ func startCitus(ctx context.Context) (func(), error) {
 					// password: trust on the cluster's own network.
 					"POSTGRES_HOST_AUTH_METHOD": "trust",
 				}),
+				// citus.local_hostname: a node reaches itself by its name
+				// on the network, where trust holds, not as localhost
+				// (the shard rebalancer does).
 				testcontainers.WithCmdArgs("-c", "shared_preload_libraries=citus", "-c", "citus.enable_statistics_collection=off",
-					"-c", "max_prepared_transactions=50", "-c", "max_connections=200"),
+					"-c", "max_prepared_transactions=50", "-c", "max_connections=200", "-c", "citus.local_hostname="+name),
 				network.WithNetwork([]string{name}, nw),
 				postgres.BasicWaitStrategies(), labelled)
 			mu.Lock()
