@@ -213,6 +213,20 @@ type citusItem struct {
 	Sku     string
 }
 
+// citusDefaultOrder's key is the database's to make (a default the
+// server computes, which GORM reads back with RETURNING).
+type citusDefaultOrder struct {
+	ID       ksuid.KSUID `gorm:"default:ksuid_generate()"`
+	Customer string
+	Items    []citusDefaultItem `gorm:"foreignKey:OrderID"`
+}
+
+type citusDefaultItem struct {
+	OrderID ksuid.KSUID `gorm:"primaryKey"`
+	Line    int         `gorm:"primaryKey;autoIncrement:false"`
+	Sku     string
+}
+
 // citusAccount is distributed by Tenant, with a unique email per tenant:
 // an upsert by (tenant, email) finds rows whose ID is not the record's.
 type citusAccount struct {
@@ -242,7 +256,7 @@ func TestCitusGORM(t *testing.T) {
 	}
 	for _, simple := range []bool{false, true} {
 		t.Run(fmt.Sprintf("simple=%v", simple), func(t *testing.T) {
-			for _, sql := range []string{"DROP TABLE IF EXISTS citus_items, citus_orders, citus_accounts, legacy_orders CASCADE"} {
+			for _, sql := range []string{"DROP TABLE IF EXISTS citus_items, citus_orders, citus_accounts, citus_default_items, citus_default_orders, legacy_orders CASCADE"} {
 				if _, err := coord.Exec(ctx, sql); err != nil {
 					t.Fatal(err)
 				}
@@ -435,6 +449,43 @@ func TestCitusGORM(t *testing.T) {
 			}
 			if len(rowsOf) != 40 || wrong != 0 {
 				t.Errorf("after the upsert: %d rows; %d of 40 records hold another row's ID", len(rowsOf), wrong)
+			}
+
+			// Keys the database makes: GORM reads them back by RETURNING
+			// and gives them to the records by position, which Citus does
+			// not keep.
+			if err := db.AutoMigrate(&citusDefaultOrder{}, &citusDefaultItem{}); err != nil {
+				t.Fatal(err)
+			}
+			citusDistribute(t, ctx, coord, "citus_default_orders", "id", "")
+			citusDistribute(t, ctx, coord, "citus_default_items", "order_id", "citus_default_orders")
+			defaults := make([]citusDefaultOrder, 100)
+			for i := range defaults {
+				defaults[i].Customer = fmt.Sprintf("d%d", i)
+				defaults[i].Items = []citusDefaultItem{{Line: 1, Sku: defaults[i].Customer}}
+			}
+			if err := db.CreateInBatches(&defaults, 50).Error; err != nil {
+				t.Fatal(err)
+			}
+			var storedOrders []citusDefaultOrder
+			if err := db.Preload("Items").Find(&storedOrders).Error; err != nil {
+				t.Fatal(err)
+			}
+			idOfCustomer := map[string]ksuid.KSUID{}
+			mismatched := 0
+			for _, o := range storedOrders {
+				idOfCustomer[o.Customer] = o.ID
+				if len(o.Items) != 1 || o.Items[0].Sku != o.Customer {
+					mismatched++
+				}
+			}
+			for _, o := range defaults {
+				if o.ID == ksuid.Nil || o.ID != idOfCustomer[o.Customer] {
+					mismatched++
+				}
+			}
+			if len(storedOrders) != 100 || mismatched != 0 {
+				t.Errorf("keys the database made: %d orders stored, %d mismatched (an order's items, or the record's ID, are another order's)", len(storedOrders), mismatched)
 			}
 
 			// The plugin's check on a distributed table it would refuse.

@@ -23,6 +23,7 @@ type dialector struct {
 	gorm.Dialector
 	columns  *columnCache    // the columns checkColumns has read
 	accepted *acceptedTables // WithEqualityOnly's tables
+	citus    *citusProbe     // whether the database has Citus
 }
 
 func (d dialector) Migrator(db *gorm.DB) gorm.Migrator {

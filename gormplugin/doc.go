@@ -32,7 +32,12 @@
 // the dialect has no RETURNING (MySQL, or gorm.io/driver/mysql with
 // DisableWithReturning), GORM could not read it back, so the plugin fills
 // it in Go as it does a key without a default; the column's default then
-// serves writers other than GORM.
+// serves writers other than GORM. In a database with Citus the plugin
+// fills it in Go too when several records are created at once, and puts
+// each record's key back after GORM has read RETURNING: Citus returns
+// the rows of a distributed table shard by shard, and GORM gives them to
+// the records by position (other columns the database fills are still
+// read back so, by GORM).
 //
 // KSUIDs come from a monotonic generator by default: ordered to a
 // fraction of a second, also across application instances, and each a

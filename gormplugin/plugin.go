@@ -99,7 +99,7 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	if !ok {
 		// A record of read columns of its own per database, so that a
 		// Plugin installed on two keeps them apart.
-		d = dialector{Dialector: db.Dialector, columns: new(columnCache), accepted: new(acceptedTables)}
+		d = dialector{Dialector: db.Dialector, columns: new(columnCache), accepted: new(acceptedTables), citus: new(citusProbe)}
 	}
 	d.accepted.tables = p.equalityOnly
 	db.Dialector = d
@@ -128,6 +128,13 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 		Register("sortid:assign_ids", p.assignIDs)
 	if err != nil {
 		return fmt.Errorf("gormplugin: registering the ID callback: %w", err)
+	}
+	err = cb.Create().
+		After("gorm:create").
+		Before("gorm:save_after_associations").
+		Register("sortid:restore_keys", restoreKeys)
+	if err != nil {
+		return fmt.Errorf("gormplugin: registering the key callback: %w", err)
 	}
 	err = cb.Create().
 		After("gorm:create").
@@ -209,10 +216,11 @@ func (p *Plugin) assignIDs(db *gorm.DB) {
 			db.AddError(fmt.Errorf("gormplugin: assigning IDs to %s: %w", db.Statement.Schema.Name, err))
 		}
 	}()
-	fields := slices.DeleteFunc(idFields(db.Statement.Schema), func(f *schema.Field) bool { return databaseFills(db, f) })
+	fields := slices.DeleteFunc(idFields(db.Statement.Schema), func(f *schema.Field) bool { return databaseFillsHere(db, f) })
 	if len(fields) == 0 {
 		return
 	}
+	defer keepKeys(db, fields)
 	rv := db.Statement.ReflectValue
 	made := false
 	switch rv.Kind() {
