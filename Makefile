@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test check test-unit test-adapters test-integration test-extension snippets api integration bench bench-cli bench-postgres bench-extension bench-columns bench-mongo fuzz
+.PHONY: test check test-unit test-adapters test-integration test-extension snippets api integration bench bench-cli bench-postgres bench-extension bench-columns bench-citus bench-mongo fuzz
 
 # The project's test command; scripts/test.sh says what it runs.
 test:
@@ -93,6 +93,14 @@ bench-extension:
 # client IDs, the primary key's size, 10,000 lookups by ID.
 bench-columns:
 	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'PostgresColumnTypes' -benchtime 1x -timeout 60m -v
+
+# A Citus 14 cluster (a coordinator, two workers) against one server of
+# the same image, both with the extension, 5 rounds each: COPY of
+# 1,000,000 client KSUIDs into a distributed ksuid key against UUIDv7s
+# into uuid, single-row inserts from 8 writers, and a one-day window of
+# 30 days' rows by the ID against by a timestamptz column.
+bench-citus:
+	cd bench && env $$(../scripts/testenv.sh) $(GO) test -run '^$$' -bench 'Citus' -benchtime 1x -timeout 60m -v
 
 # On 100,000 events in a MongoDB-wire server: the filters that match both
 # stored forms of a KSUID against the typed value's (with explain), and
