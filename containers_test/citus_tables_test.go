@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,7 +20,9 @@ import (
 
 	"github.com/sortid/sortid/gormplugin"
 	"github.com/sortid/sortid/ksuid"
+	"github.com/sortid/sortid/objectid"
 	"github.com/sortid/sortid/sqltype"
+	"github.com/sortid/sortid/uuidv7"
 )
 
 // citusDistribute runs create_distributed_table on table by column with
@@ -77,9 +80,13 @@ func TestCitusColocatedAndReference(t *testing.T) {
 		for i := range s.ids {
 			rows[i] = []any{fmt.Sprint(s.ids[i]), 1}
 		}
-		for table, cols := range map[string][]string{orders: {"id", "n"}, items: {"order_id", "line"}, products: {"id", "n"}} {
-			if _, err := coord.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows)); err != nil {
-				t.Fatalf("copying into %s: %v", table, err)
+		// The orders before their items: the foreign key holds.
+		for _, load := range []struct {
+			table string
+			cols  []string
+		}{{orders, []string{"id", "n"}}, {items, []string{"order_id", "line"}}, {products, []string{"id", "n"}}} {
+			if _, err := coord.CopyFrom(ctx, pgx.Identifier{load.table}, load.cols, pgx.CopyFromRows(rows)); err != nil {
+				t.Fatalf("copying into %s: %v", load.table, err)
 			}
 		}
 		citusMatrix(t, ctx, paths, s, "child "+s.domain, items, "order_id", counts)
@@ -712,4 +719,154 @@ func workerShards(t *testing.T, ctx context.Context, w *pgxpool.Pool, table stri
 		t.Fatal(err)
 	}
 	return n
+}
+
+// citusOIDEvent and citusUUIDEvent are GORM models keyed by the other
+// two ID types, which the plugin fills.
+type citusOIDEvent struct {
+	ID objectid.ObjectID
+	N  int
+}
+
+type citusUUIDEvent struct {
+	ID uuidv7.UUID
+	N  int
+}
+
+func (citusOIDEvent) TableName() string  { return "citus_oid_events" }
+func (citusUUIDEvent) TableName() string { return "citus_uuid_events" }
+
+// TestCitusGORMKeyTypes: GORM through the coordinator on tables keyed by
+// the extension's objectid and by uuid, distributed by the key, in both
+// protocols: AutoMigrate makes the types, and every way of asking by ID
+// gives the right rows, 0 silent cells.
+func TestCitusGORMKeyTypes(t *testing.T) {
+	needCitus(t)
+	ctx := testContext(t)
+	pools, url := citusDatabase(t, ctx)
+	coord := pools[0]
+	if _, err := coord.Exec(ctx, "CREATE EXTENSION sortid"); err != nil {
+		t.Fatal(err)
+	}
+	// 100 IDs a simulated second, as simulatedTime does for KSUIDs.
+	clock := func() func() time.Time {
+		var calls atomic.Int64
+		return func() time.Time { return base.Add(time.Duration(calls.Add(1)/100) * time.Second) }
+	}
+	cells := map[string]int{}
+	for _, simple := range []bool{false, true} {
+		t.Run(fmt.Sprintf("objectid/simple=%v", simple), func(t *testing.T) {
+			db := openGORMWith(t, gormpostgres.New(gormpostgres.Config{DSN: url, PreferSimpleProtocol: simple}),
+				gormplugin.WithObjectIDGenerator(objectid.NewGenerator(objectid.WithClock(clock()))))
+			checkCitusGORMKeys(t, ctx, coord, db, "citus_oid_events", "objectid",
+				func(e *citusOIDEvent) objectid.ObjectID { return e.ID }, objectid.MinAt, objectid.MaxAt, cells)
+		})
+		t.Run(fmt.Sprintf("uuidv7/simple=%v", simple), func(t *testing.T) {
+			db := openGORMWith(t, gormpostgres.New(gormpostgres.Config{DSN: url, PreferSimpleProtocol: simple}),
+				gormplugin.WithUUIDGenerator(uuidv7.NewGenerator(uuidv7.WithClock(clock()))))
+			checkCitusGORMKeys(t, ctx, coord, db, "citus_uuid_events", "uuid",
+				func(e *citusUUIDEvent) uuidv7.UUID { return e.ID }, uuidv7.MinAt, uuidv7.MaxAt, cells)
+		})
+	}
+	t.Logf("GORM through the coordinator, objectid and uuid keys: %d correct, %d loud, %d silent", cells["correct"], cells["loud"], cells["silent"])
+}
+
+// checkCitusGORMKeys migrates M's table (its key of wantType),
+// distributes it by id, creates 300 records (3 simulated seconds of
+// 100) and asks for rows by ID every way TestCitusGORM does, counting
+// the cells.
+func checkCitusGORMKeys[M any, T comparable](t *testing.T, ctx context.Context, coord *pgxpool.Pool, db *gorm.DB, table, wantType string,
+	idOf func(*M) T, minAt, maxAt func(time.Time) (T, error), cells map[string]int) {
+	t.Helper()
+	if _, err := coord.Exec(ctx, "DROP TABLE IF EXISTS "+table); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AutoMigrate(new(M)); err != nil {
+		t.Fatal(err)
+	}
+	var typ string
+	if err := coord.QueryRow(ctx, "SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'id'", table).Scan(&typ); err != nil || typ != wantType {
+		t.Fatalf("AutoMigrate made %s.id %s (%v), want %s", table, typ, err, wantType)
+	}
+	citusDistribute(t, ctx, coord, table, "id", "")
+	if err := db.AutoMigrate(new(M)); err != nil {
+		t.Fatalf("AutoMigrate on the distributed table: %v", err)
+	}
+	recs := make([]M, 300)
+	if err := db.CreateInBatches(&recs, 100).Error; err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]T, len(recs))
+	for i := range recs {
+		ids[i] = idOf(&recs[i])
+	}
+	var ordered []M
+	if err := db.Order("id").Find(&ordered).Error; err != nil || len(ordered) != 300 {
+		t.Fatalf("ORDER BY id: %d rows (%v)", len(ordered), err)
+	}
+	for i := range ordered {
+		if idOf(&ordered[i]) != ids[i] {
+			t.Fatalf("ORDER BY id: row %d is %v, the %d-th made %v", i, idOf(&ordered[i]), i, ids[i])
+		}
+	}
+	check := func(name string, got, want int64, err error) {
+		t.Helper()
+		switch {
+		case err != nil:
+			cells["loud"]++
+			t.Errorf("loud: %s: %v", name, err)
+		case got != want:
+			cells["silent"]++
+			t.Errorf("silent: %s: %d rows, want %d", name, got, want)
+		default:
+			cells["correct"]++
+		}
+	}
+	count := func(q *gorm.DB) (n int64, err error) { err = q.Model(new(M)).Count(&n).Error; return n, err }
+	id, text := ids[150], fmt.Sprint(ids[150])
+	lo, hi := must(minAt(base.Add(time.Second))), must(maxAt(base.Add(time.Second)))
+	for _, tc := range []struct {
+		name string
+		q    *gorm.DB
+		want int64
+	}{
+		{"= ID", db.Where("id = ?", id), 1},
+		{"= string", db.Where("id = ?", text), 1},
+		{"IN IDs", db.Where("id IN ?", []T{ids[3], id}), 2},
+		{"IN strings", db.Where("id IN ?", []string{fmt.Sprint(ids[3]), text}), 2},
+		{"NOT IN IDs", db.Where("id NOT IN ?", []T{ids[3], id}), 298},
+		{"<> ID", db.Where("id <> ?", id), 299},
+		{"< ID", db.Where("id < ?", id), 150},
+		{"> string", db.Where("id > ?", text), 149},
+		{"BETWEEN MinAt AND MaxAt", db.Where("id BETWEEN ? AND ?", lo, hi), 100},
+	} {
+		n, err := count(tc.q)
+		check(tc.name, n, tc.want, err)
+	}
+	var page []M
+	err := db.Where("id > ?", id).Order("id").Limit(5).Find(&page).Error
+	check("next page", int64(len(page)), 5, err)
+	if len(page) == 5 && idOf(&page[0]) != ids[151] {
+		t.Errorf("next page starts at %v, want %v", idOf(&page[0]), ids[151])
+	}
+	err = db.Where("id < ?", id).Order("id DESC").Limit(5).Find(&page).Error
+	check("previous page", int64(len(page)), 5, err)
+	if len(page) == 5 && idOf(&page[0]) != ids[149] {
+		t.Errorf("previous page starts at %v, want %v", idOf(&page[0]), ids[149])
+	}
+	err = db.Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(new(M)).Where("id = ?", id).Update("n", 7)
+		check("Update by ID", res.RowsAffected, 1, res.Error)
+		res = tx.Where("id < ?", id).Delete(new(M))
+		check("Delete older", res.RowsAffected, 150, res.Error)
+		res = tx.Where("id NOT IN ?", []T{ids[200], ids[201]}).Delete(new(M))
+		check("Delete NOT IN", res.RowsAffected, 148, res.Error)
+		return errRollback
+	})
+	if !errors.Is(err, errRollback) {
+		t.Fatal(err)
+	}
+	if n, _ := count(db); n != 300 {
+		t.Errorf("after the rolled-back transaction: %d rows, want 300", n)
+	}
 }
