@@ -214,11 +214,12 @@ func TestCitusGeneratedUnderWriters(t *testing.T) {
 func TestCitusSpread(t *testing.T) {
 	coord := needCitus(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel) // after the parallel subtests
 	const n = 1_000_000
 	start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	for _, typ := range []string{"ksuid", "uuid"} {
 		t.Run(typ, func(t *testing.T) {
+			t.Parallel() // the two loads overlap: most of each is making IDs in Go
 			table := citusTable(t, ctx, "id "+typ+" PRIMARY KEY")
 			src := pgx.CopyFromFunc(func() func() ([]any, error) {
 				i := 0
