@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: test check test-unit test-adapters test-integration test-extension snippets api integration bench bench-cli bench-postgres bench-extension bench-columns bench-citus bench-mongo fuzz
+.PHONY: test check test-unit test-adapters test-integration test-extension test-citus snippets api integration bench bench-cli bench-postgres bench-extension bench-columns bench-citus bench-mongo fuzz
 
 # The project's test command; scripts/test.sh says what it runs.
 test:
@@ -53,6 +53,11 @@ api:
 # make test, it leaves a dockerd it started running.
 integration:
 	cd containers_test && env $$(../scripts/testenv.sh) SORTID_TEST_CONTAINER_LOG=1 $(GO) test -race -count=1 -timeout 20m -v
+
+# Only the Citus cluster's tests (make test runs them with the others):
+# the loop while working on them, about a minute and a half warm.
+test-citus:
+	cd containers_test && env $$(../scripts/testenv.sh) $(GO) test -race -count=1 -timeout 20m -v -run '^TestCitus'
 
 # Benchmarks of sortid against the peer libraries, in one run.
 bench:
