@@ -2,6 +2,7 @@ package containers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os/exec"
@@ -14,7 +15,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	gormpostgres "gorm.io/driver/postgres"
 
+	"github.com/sortid/sortid/gormplugin"
 	"github.com/sortid/sortid/ksuid"
 	"github.com/sortid/sortid/pgsql"
 	"github.com/sortid/sortid/sqltype"
@@ -340,6 +343,13 @@ func TestCitusSortidSQL(t *testing.T) {
 	}
 }
 
+// citusDSN is the keyword/value DSN of pool's database, for GORM.
+func citusDSN(t *testing.T, pool *pgxpool.Pool) (string, string) {
+	t.Helper()
+	c := pool.Config().ConnConfig
+	return c.Database, gormDSNTo(c, c.Database)
+}
+
 // TestCitusDomainKeys: sortid sql's domains do not work in Citus 14's
 // distributed tables. As the distribution column: an INSERT of a literal
 // fails inside Citus ("Cannot coerce text to ksuid", XX000), and a
@@ -408,6 +418,17 @@ func TestCitusDomainKeys(t *testing.T) {
 	}
 	if !reported {
 		t.Errorf("sortid check on the cluster: %v; want %s.id reported as silent", findings, table)
+	}
+	// GORM's plugin refuses the table, lookups and writes alike: before,
+	// First by a stored ID found no record.
+	_, dsn := citusDSN(t, coord)
+	db := openGORMWith(t, gormpostgres.Open(dsn))
+	var order legacyOrder
+	if err := db.Table(table).First(&order, "id = ?", ids[1]).Error; !errors.Is(err, gormplugin.ErrDistributedDomain) {
+		t.Errorf("GORM First by ID on %s: %v; want ErrDistributedDomain", table, err)
+	}
+	if err := db.Table(table).Create(&legacyOrder{N: 1}).Error; !errors.Is(err, gormplugin.ErrDistributedDomain) {
+		t.Errorf("GORM Create on %s: %v; want ErrDistributedDomain", table, err)
 	}
 
 	// The domains as columns that are not the distribution column.

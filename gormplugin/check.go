@@ -28,6 +28,11 @@ var ErrColumnType = errors.New("ID column of a type that does not hold the ID's 
 // KSUIDs can compare equal).
 var ErrMisorderingColumn = errors.New("ID column in a misordering collation")
 
+// ErrDistributedDomain is wrapped by the error for a table that Citus
+// distributes by a column of sortid sql's ksuid or objectid domain:
+// Citus 14 routes a lookup by such a key to no shard, so it finds no row.
+var ErrDistributedDomain = errors.New("table distributed by Citus by one of sortid sql's domains")
+
 // column is what the catalog says of one column of a table.
 type column struct {
 	typ       string // as the database writes it: "text", "ksuid", "character varying(27)", "binary(16)"
@@ -36,6 +41,14 @@ type column struct {
 	base      bool   // a base type of PostgreSQL: uuid, the extension's ksuid and objectid
 	collation string // "" where the type has none
 	bytewise  bool   // the collation sorts text by its bytes
+	// distributed: Citus distributes the table by this column.
+	distributed bool
+}
+
+// distributedDomain reports whether c is a column of sortid sql's ksuid
+// or objectid domain by which Citus distributes its table.
+func (c column) distributedDomain() bool {
+	return c.distributed && c.textual && (c.typname == "ksuid" || c.typname == "objectid")
 }
 
 // checkColumns runs before GORM sends a statement on a table: it fails
@@ -72,6 +85,12 @@ func (d dialector) checkColumns(db *gorm.DB) {
 	table := unquote.Replace(tableSQL)
 	for _, id := range ids {
 		c, ok := cols[id.name]
+		if ok && c.distributedDomain() {
+			db.AddError(fmt.Errorf("gormplugin: Citus distributes %s by %s, a column of sortid sql's %s domain, and Citus 14 finds no row by it; "+
+				"distribute the table by a column of the sortid extension's type or uuid (sortid check reports it; docs/scale.md): %w",
+				table, id.name, c.typname, ErrDistributedDomain))
+			return
+		}
 		if !ok || c.holds(id.kind) {
 			continue
 		}
@@ -362,13 +381,22 @@ func (c column) check(table, name string, k *idkind.Kind) error {
 // sorts by bytes: "C" and "POSIX", ucs_basic and pg_c_utf8 (code point
 // order, which is byte order in UTF-8), and the database's default where
 // that is C or POSIX in libc, or the builtin provider.
-const postgresColumnsSQL = `SELECT a.attname, format_type(a.atttypid, a.atttypmod), t.typname,
+const postgresColumnsSQL = `WITH citus AS (
+	-- The column Citus distributes the table by, read through query_to_xml
+	-- so that the query runs where Citus is not.
+	SELECT CASE WHEN to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AND to_regclass($1) IS NOT NULL THEN
+		(xpath('/table/row/c/text()', query_to_xml(format(
+			'SELECT pg_catalog.column_to_column_name(logicalrelid, partkey) AS c FROM pg_catalog.pg_dist_partition WHERE logicalrelid = %s::oid::regclass AND partkey IS NOT NULL',
+			to_regclass($1)::oid), false, false, '')))[1]::text END AS column_name
+)
+SELECT a.attname, format_type(a.atttypid, a.atttypmod), t.typname,
 	coalesce(bt.oid, t.oid) IN ('text'::regtype, 'varchar'::regtype, 'bpchar'::regtype),
 	t.typtype = 'b',
 	coalesce(co.collname, ''),
 	coalesce(co.collname IN ('C', 'POSIX', 'ucs_basic', 'pg_c_utf8')
 		OR co.collname = 'default' AND (SELECT datlocprovider = 'b' OR datlocprovider = 'c' AND datcollate IN ('C', 'POSIX')
-			FROM pg_database WHERE datname = current_database()), false)
+			FROM pg_database WHERE datname = current_database()), false),
+	coalesce(a.attname::text = (SELECT column_name FROM citus), false)
 FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
 	LEFT JOIN pg_type bt ON bt.oid = t.typbasetype AND t.typtype = 'd'
 	LEFT JOIN pg_collation co ON co.oid = a.attcollation
@@ -377,7 +405,7 @@ WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped`
 // mysqlColumnsSQL is postgresColumnsSQL for MySQL and MariaDB: a binary
 // collation (ascii_bin, utf8mb4_bin) sorts by bytes.
 const mysqlColumnsSQL = `SELECT COLUMN_NAME, COLUMN_TYPE, '', DATA_TYPE IN ('char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext'),
-	FALSE, COALESCE(COLLATION_NAME, ''), COALESCE(COLLATION_NAME LIKE '%\_bin' OR COLLATION_NAME = 'binary', FALSE)
+	FALSE, COALESCE(COLLATION_NAME, ''), COALESCE(COLLATION_NAME LIKE '%\_bin' OR COLLATION_NAME = 'binary', FALSE), FALSE
 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?`
 
 // readColumns reads the columns of a table, named as SQL ("orders",
@@ -408,7 +436,7 @@ func readColumns(ctx context.Context, pool gorm.ConnPool, dialect, tableSQL stri
 	for rows.Next() {
 		var name string
 		var c column
-		if err := rows.Scan(&name, &c.typ, &c.typname, &c.textual, &c.base, &c.collation, &c.bytewise); err != nil {
+		if err := rows.Scan(&name, &c.typ, &c.typname, &c.textual, &c.base, &c.collation, &c.bytewise, &c.distributed); err != nil {
 			return nil, fmt.Errorf("gormplugin: reading the column types of %s: %w", tableSQL, err)
 		}
 		cols[name] = c

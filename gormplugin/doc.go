@@ -71,8 +71,10 @@
 // fields, and columns its conditions compare with an ID value, with or
 // without a model) cannot hold the ID's text in byte order: a bytea or
 // binary column wraps ErrColumnType, a text column under a collation that
-// does not sort IDs by their bytes wraps ErrMisorderingColumn, each naming
-// the column and the fix. The table is the one the statement reaches
+// does not sort IDs by their bytes wraps ErrMisorderingColumn, a table
+// that Citus distributes by a column of sortid sql's domains (by which
+// Citus 14 finds no row) wraps ErrDistributedDomain, each naming the
+// column and the fix. The table is the one the statement reaches
 // (db.Table's schema-qualified name, a TablePrefix, the search path of a
 // db.Connection). Its column types come from the catalog (MySQL's
 // information schema), read once per table in each scope and kept: the
