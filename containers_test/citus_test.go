@@ -365,14 +365,25 @@ func citusDSN(t *testing.T, pool *pgxpool.Pool) (string, string) {
 func TestCitusDomainKeys(t *testing.T) {
 	needCitus(t)
 	ctx := testContext(t)
-	pools, _ := citusDatabase(t, ctx)
+	pools, url := citusDatabase(t, ctx)
 	coord := pools[0]
 	if err := sqltype.Install(ctx, coord, ""); err != nil {
 		t.Fatal(err)
 	}
 	coord.Reset() // the hook registers the domains per connection
+	// sortid sql in psql warns where Citus is (run again: it is
+	// idempotent).
+	script, err := pgsql.Script("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url)
+	cmd.Stdin = strings.NewReader(script)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "WARNING:  sortid: Citus finds no row by a distribution column") {
+		t.Errorf("sortid sql in psql on a Citus database: %v, printed %q; want its warning", err, out)
+	}
 	table := citusTableOn(t, ctx, coord, "id ksuid PRIMARY KEY, n int NOT NULL DEFAULT 0")
-	_, err := coord.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ('"+ksuid.New().String()+"')", pgx.QueryExecModeSimpleProtocol)
+	_, err = coord.Exec(ctx, "INSERT INTO "+table+" (id) VALUES ('"+ksuid.New().String()+"')", pgx.QueryExecModeSimpleProtocol)
 	if err == nil || !strings.Contains(err.Error(), "Cannot coerce text to ksuid") {
 		t.Errorf("an INSERT into a table distributed by the domain: %v; want Citus's XX000 \"Cannot coerce text to ksuid\"", err)
 	}

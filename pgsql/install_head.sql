@@ -38,3 +38,14 @@ BEGIN
 				HINT = 'Nothing to install: the extension has all of it. `sortid sql` is for servers that cannot load the extension.';
 	END IF;
 END $$;
+
+-- Citus 14 finds no row by a distribution column of these domains: say
+-- so where Citus is (the domains work as the other columns of a
+-- distributed table, read uncast).
+DO $$
+BEGIN
+	IF EXISTS (SELECT FROM pg_extension WHERE extname = 'citus') THEN
+		RAISE WARNING 'sortid: Citus finds no row by a distribution column of the ksuid or objectid domain; distribute tables by a uuid column, or install the sortid extension instead of this script'
+			USING HINT = 'sortid check reports a table distributed by one, and GORM''s plugin refuses it.';
+	END IF;
+END $$;
