@@ -99,13 +99,13 @@
 // one record; for several records, and where the update has a WHERE, it
 // reads the IDs back by the conflict columns after the upsert: GORM gives
 // RETURNING's rows to the records by position, a WHERE leaves skipped rows
-// out, and Citus returns a distributed table's rows shard by shard. MySQL has no RETURNING: there the
-// plugin reads the IDs back by the conflict columns, so name them in
-// OnConflict.Columns (MySQL itself ignores them). An upsert on MySQL that
-// names none is an error wrapping ErrUpsertID when it could leave a struct
-// with an ID no row has: at once for several records, and for one record
-// when it updated a row (in GORM's default transaction the upsert is then
-// rolled back). Records given as maps are not read back. With DoNothing a
+// out, and Citus returns a distributed table's rows shard by shard. MySQL
+// has no RETURNING: there the plugin reads the IDs back by the conflict
+// columns, so name them in OnConflict.Columns (MySQL itself ignores them).
+// An upsert on MySQL that names none is an error wrapping ErrUpsertID when
+// it could leave a struct with an ID no row has: at once for several
+// records, and for one record when it updated a row (in GORM's default
+// transaction the upsert is then rolled back). Records given as maps are not read back. With DoNothing a
 // conflicting row is not written and the struct keeps the unused new ID;
 // check RowsAffected.
 //

@@ -88,8 +88,9 @@ func refuseBlindMySQLUpsert(db *gorm.DB) {
 }
 
 // readBackUpsertIDs runs after an upsert on MySQL, or one on PostgreSQL
-// or SQLite of several records or whose update has a WHERE, and puts each row's ID into its
-// record. With the conflict columns named, it reads the IDs back by them.
+// or SQLite of several records or whose update has a WHERE, and puts each
+// row's ID into its record. With the conflict columns named, it reads the
+// IDs back by them.
 // Without, a single record that was inserted (one row affected) already
 // holds its row's ID; one that updated a row is an error, which rolls the
 // upsert back in GORM's default transaction.
