@@ -243,6 +243,67 @@ type citusAccount struct {
 	N      int
 }
 
+// citusDefaultAccount is citusAccount with a key the database makes.
+type citusDefaultAccount struct {
+	Tenant string      `gorm:"primaryKey;uniqueIndex:citus_default_accounts_email"`
+	ID     ksuid.KSUID `gorm:"primaryKey;default:ksuid_generate()"`
+	Email  string      `gorm:"uniqueIndex:citus_default_accounts_email"`
+	N      int
+}
+
+func (a *citusAccount) keys() (string, *ksuid.KSUID)        { return a.Tenant, &a.ID }
+func (a *citusDefaultAccount) keys() (string, *ksuid.KSUID) { return a.Tenant, &a.ID }
+
+// checkCitusUpsert migrates M's table, distributes it by tenant, creates
+// 20 accounts, then upserts 40 by (tenant, email), the first 20 of which
+// exist with keys other than the records', and checks that each record
+// ends up holding its row's ID.
+func checkCitusUpsert[M any, P interface {
+	*M
+	keys() (string, *ksuid.KSUID)
+}](t *testing.T, ctx context.Context, coord *pgxpool.Pool, db *gorm.DB, table string, account func(tenant string) M) {
+	t.Helper()
+	if err := db.AutoMigrate(new(M)); err != nil {
+		t.Fatal(err)
+	}
+	citusDistribute(t, ctx, coord, table, "tenant", "")
+	accounts := make([]M, 40)
+	for i := range accounts {
+		accounts[i] = account(fmt.Sprintf("t%d", i))
+	}
+	if err := db.Create(accounts[:20]).Error; err != nil {
+		t.Fatal(err)
+	}
+	for i := range accounts[:20] {
+		_, id := P(&accounts[i]).keys()
+		*id = ksuid.Nil
+	}
+	err := db.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "tenant"}, {Name: "email"}}, DoUpdates: clause.AssignmentColumns([]string{"n"})}).
+		Create(&accounts).Error
+	if err != nil {
+		t.Fatalf("upsert into %s: %v", table, err)
+	}
+	var rows []M
+	if err := db.Find(&rows).Error; err != nil {
+		t.Fatal(err)
+	}
+	idOf := map[string]ksuid.KSUID{}
+	for i := range rows {
+		tenant, id := P(&rows[i]).keys()
+		idOf[tenant] = *id
+	}
+	wrong := 0
+	for i := range accounts {
+		tenant, id := P(&accounts[i]).keys()
+		if *id != idOf[tenant] {
+			wrong++
+		}
+	}
+	if len(rows) != 40 || wrong != 0 {
+		t.Errorf("after the upsert into %s: %d rows; %d of 40 records hold another row's ID", table, len(rows), wrong)
+	}
+}
+
 // TestCitusGORM: GORM with sortid's plugin through the coordinator, as a
 // user opens it (no hook), with and without the simple protocol.
 // AutoMigrate makes the extension's ksuid columns; the tables are then
@@ -263,7 +324,7 @@ func TestCitusGORM(t *testing.T) {
 	}
 	for _, simple := range []bool{false, true} {
 		t.Run(fmt.Sprintf("simple=%v", simple), func(t *testing.T) {
-			for _, sql := range []string{"DROP TABLE IF EXISTS citus_items, citus_orders, citus_accounts, citus_default_items, citus_default_orders, legacy_orders CASCADE"} {
+			for _, sql := range []string{"DROP TABLE IF EXISTS citus_items, citus_orders, citus_accounts, citus_default_accounts, citus_default_items, citus_default_orders, legacy_orders CASCADE"} {
 				if _, err := coord.Exec(ctx, sql); err != nil {
 					t.Fatal(err)
 				}
@@ -422,41 +483,12 @@ func TestCitusGORM(t *testing.T) {
 			t.Logf("GORM through the coordinator: %d correct, %d loud, %d silent", cells["correct"], cells["loud"], cells["silent"])
 
 			// An upsert of 40 accounts by (tenant, email), 20 of which
-			// exist: each record ends up with its row's ID.
-			if err := db.AutoMigrate(&citusAccount{}); err != nil {
-				t.Fatal(err)
-			}
-			citusDistribute(t, ctx, coord, "citus_accounts", "tenant", "")
-			accounts := make([]citusAccount, 40)
-			for i := range accounts {
-				accounts[i] = citusAccount{Tenant: fmt.Sprintf("t%d", i), Email: "a@x", N: 1}
-			}
-			if err := db.Create(accounts[:20]).Error; err != nil {
-				t.Fatal(err)
-			}
-			for i := range accounts[:20] {
-				accounts[i].ID, accounts[i].N = ksuid.Nil, 2
-			}
-			err = db.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "tenant"}, {Name: "email"}}, DoUpdates: clause.AssignmentColumns([]string{"n"})}).
-				Create(&accounts).Error
-			if err != nil {
-				t.Fatalf("upsert: %v", err)
-			}
-			var rowsOf []citusAccount
-			db.Find(&rowsOf)
-			idOf := map[string]ksuid.KSUID{}
-			for _, a := range rowsOf {
-				idOf[a.Tenant] = a.ID
-			}
-			wrong := 0
-			for _, a := range accounts {
-				if a.ID != idOf[a.Tenant] {
-					wrong++
-				}
-			}
-			if len(rowsOf) != 40 || wrong != 0 {
-				t.Errorf("after the upsert: %d rows; %d of 40 records hold another row's ID", len(rowsOf), wrong)
-			}
+			// exist: each record ends up with its row's ID, whether the
+			// plugin or the database makes the key.
+			checkCitusUpsert(t, ctx, coord, db, "citus_accounts", func(tenant string) citusAccount { return citusAccount{Tenant: tenant, Email: "a@x", N: 1} })
+			checkCitusUpsert(t, ctx, coord, db, "citus_default_accounts", func(tenant string) citusDefaultAccount {
+				return citusDefaultAccount{Tenant: tenant, Email: "a@x", N: 1}
+			})
 
 			// Keys the database makes: GORM reads them back by RETURNING
 			// and gives them to the records by position, which Citus does

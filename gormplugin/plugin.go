@@ -136,8 +136,10 @@ func (p *Plugin) Initialize(db *gorm.DB) error {
 	if err != nil {
 		return fmt.Errorf("gormplugin: registering the key callback: %w", err)
 	}
+	// After restore_keys: an upsert's rows read back by their conflict
+	// columns are the answer, over the keys the plugin made.
 	err = cb.Create().
-		After("gorm:create").
+		After("sortid:restore_keys").
 		Before("gorm:commit_or_rollback_transaction").
 		Register("sortid:upsert_ids", readBackUpsertIDs)
 	if err != nil {
